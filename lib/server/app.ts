@@ -1,0 +1,72 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { getDb } from "./db/client";
+import type { AppEnv } from "./http/env";
+import { registerSecuritySchemes } from "./http/openapi";
+import { handleError, problemResponse } from "./http/problem";
+import { requestId } from "./http/request-id";
+import { accountRouter } from "./routes/account/account.index";
+import { authRouter } from "./routes/auth/auth.index";
+import { healthRouter } from "./routes/health/health.index";
+
+/** Contract §7/§8: request bodies above 550 MB are refused (counted while streaming, never buffered). */
+export const MAX_REQUEST_BYTES = 550 * 1024 * 1024;
+
+export const OPENAPI_INFO = {
+  openapi: "3.1.0",
+  info: {
+    title: "Layerline API",
+    version: "1.0.0",
+    description:
+      "Design, train, deploy and share machine-learning models. Errors are RFC 9457 problem details; " +
+      "every response carries X-Request-ID. Authenticate with `Authorization: Bearer <personal API key>`.",
+    license: { name: "MIT", identifier: "MIT" },
+  },
+  servers: [{ url: "/", description: "This server" }],
+  tags: [
+    { name: "Auth", description: "Web sessions for the studio" },
+    { name: "Account", description: "Keys, plan, credits and profiles" },
+    { name: "Health", description: "Service health" },
+  ],
+};
+
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: undefined,
+  });
+  app.use("*", requestId);
+  app.use("*", async (c, next) => {
+    try {
+      c.set("db", await getDb());
+    } catch (err) {
+      console.error("database unavailable", err instanceof Error ? err.message : err);
+      return problemResponse(c, 503, "The database is unavailable.");
+    }
+    await next();
+  });
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_REQUEST_BYTES,
+      onError: (c) => problemResponse(c, 413, "The request body is larger than 550 MB."),
+    }),
+  );
+
+  const routes = app.route("/", healthRouter).route("/", authRouter).route("/", accountRouter);
+
+  registerSecuritySchemes(app);
+  app.doc31("/api/v1/openapi.json", OPENAPI_INFO);
+
+  app.notFound((c) => problemResponse(c, 404, `No route for ${c.req.method} ${c.req.path}.`));
+  app.onError(handleError);
+  return routes;
+}
+
+export type App = ReturnType<typeof createApp>;
+
+const globalForApp = globalThis as unknown as { __layerlineApp?: App };
+
+export function getApp(): App {
+  globalForApp.__layerlineApp ??= createApp();
+  return globalForApp.__layerlineApp;
+}

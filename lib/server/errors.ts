@@ -1,0 +1,69 @@
+/**
+ * Domain errors thrown by services. One error handler (http/problem.ts) maps them to RFC 9457
+ * problem details; services never build HTTP responses themselves.
+ */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends DomainError {
+  constructor(detail: string) {
+    super(400, "Bad request", detail);
+  }
+}
+export class UnauthorizedError extends DomainError {
+  constructor(detail = "A valid credential is required.") {
+    super(401, "Unauthorized", detail, undefined, { "WWW-Authenticate": 'Bearer realm="layerline"' });
+  }
+}
+export class ForbiddenError extends DomainError {
+  constructor(detail: string) {
+    super(403, "Forbidden", detail);
+  }
+}
+export class PaymentRequiredError extends DomainError {
+  constructor(detail: string) {
+    super(402, "Plan limit reached", detail);
+  }
+}
+export class NotFoundError extends DomainError {
+  constructor(what: string) {
+    super(404, "Not found", `${what} was not found.`);
+  }
+}
+export class ConflictError extends DomainError {
+  constructor(detail: string) {
+    super(409, "Conflict", detail);
+  }
+}
+export class PayloadTooLargeError extends DomainError {
+  constructor(detail: string) {
+    super(413, "Payload too large", detail);
+  }
+}
+export class ValidationError extends DomainError {
+  constructor(detail: string, errors: FieldError[] = []) {
+    super(422, "Validation failed", detail, errors);
+  }
+}
+export class RateLimitedError extends DomainError {
+  constructor(retryAfterSeconds: number) {
+    super(429, "Too many requests", `Rate limit exceeded; retry in ${retryAfterSeconds} s.`, undefined, {
+      "Retry-After": String(retryAfterSeconds),
+    });
+  }
+}

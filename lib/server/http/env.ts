@@ -1,0 +1,21 @@
+import type { Db } from "../db/client";
+import type { UserRow } from "../services/accounts";
+
+export type CredentialKind = "session" | "api_key" | "deployment_key" | "stream_token" | "upload_token";
+
+/** Who is calling, as established by the credentials middleware. */
+export type Caller =
+  | { kind: "session"; user: UserRow; sessionToken: string }
+  | { kind: "api_key"; user: UserRow; keyId: string }
+  | { kind: "deployment_key"; deploymentId: string; ownerId: string }
+  | { kind: "stream_token"; subject: string; ownerId: string }
+  | { kind: "upload_token"; subject: string; ownerId: string }
+  | { kind: "anonymous" };
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    db: Db;
+    caller: Caller;
+  };
+}

@@ -1,0 +1,103 @@
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv, CredentialKind } from "./env";
+import { problemResponse, zodFieldErrors } from "./problem";
+
+export const problemSchema = z
+  .object({
+    type: z.string().openapi({ example: "https://layerline.dev/problems/validation-failed" }),
+    title: z.string().openapi({ example: "Validation failed" }),
+    status: z.number().int().openapi({ example: 422 }),
+    detail: z.string(),
+    request_id: z.string(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .openapi("Problem", { description: "RFC 9457 problem details" });
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "Malformed request body",
+  401: "Missing, unknown, revoked or expired credential",
+  402: "The plan's limit is reached",
+  403: "Credential of the wrong kind, or action not allowed",
+  404: "Not found (or not yours)",
+  409: "Conflict with the resource's state",
+  413: "Payload too large",
+  422: "Validation failed",
+  429: "Rate limited; see Retry-After",
+};
+
+/** Problem-details response entries for a route's error statuses. */
+export function errors(...statuses: number[]) {
+  const out: Record<number, { description: string; content: { "application/problem+json": { schema: typeof problemSchema } } }> =
+    {};
+  for (const s of [...statuses, 429]) {
+    out[s] = { description: ERROR_TEXT[s] ?? "Error", content: { "application/problem+json": { schema: problemSchema } } };
+  }
+  return out;
+}
+
+export function jsonContent<T extends z.ZodTypeAny>(schema: T, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}
+
+export function jsonBody<T extends z.ZodTypeAny>(schema: T) {
+  return { required: true, content: { "application/json": { schema } } };
+}
+
+const SCHEME_OF: Record<CredentialKind, string> = {
+  api_key: "personalApiKey",
+  session: "webSession",
+  deployment_key: "deploymentKey",
+  stream_token: "streamToken",
+  upload_token: "uploadToken",
+};
+
+/** OpenAPI `security` for a set of accepted credentials (empty object entry = no credential). */
+export function security(kinds: CredentialKind[], optional = false) {
+  const list: Record<string, string[]>[] = kinds.map((k) => ({ [SCHEME_OF[k]]: [] }));
+  if (optional) list.push({});
+  return list;
+}
+
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        return problemResponse(c, 422, "The request did not pass validation.", {
+          title: "Validation failed",
+          errors: zodFieldErrors(result.error, result.target === "json" ? "body" : result.target),
+        });
+      }
+    },
+  });
+}
+
+export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
+  const r = app.openAPIRegistry;
+  r.registerComponent("securitySchemes", "personalApiKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "Personal API key (`lk_…`), created on the Account page. Shown once.",
+  });
+  r.registerComponent("securitySchemes", "webSession", {
+    type: "apiKey",
+    in: "cookie",
+    name: "layerline_session",
+    description: "Web session cookie set by POST /api/auth/login. Unsafe methods need a same-origin Origin header.",
+  });
+  r.registerComponent("securitySchemes", "deploymentKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "Deployment key (`ldk_…`), returned once at deployment creation or key rotation.",
+  });
+  r.registerComponent("securitySchemes", "streamToken", {
+    type: "apiKey",
+    in: "query",
+    name: "token",
+    description: "Short-lived stream token (`lst_…`) from a stream-access-token route; also accepted as Bearer.",
+  });
+  r.registerComponent("securitySchemes", "uploadToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "Upload token (`lut_…`) bound to one training job, from its stream-token route.",
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * Plans as data: every feature flag and limit an action checks lives here, not in scattered ifs.
+ * Exposed to users through GET /users/me/entitlements and the storage quota route.
+ */
+export type PlanId = "free" | "pro" | "team";
+
+export interface PlanDefinition {
+  id: PlanId;
+  name: string;
+  features: {
+    gpu_training: boolean;
+    distributed_training: boolean;
+    private_hub_models: boolean;
+    openai_compatible_endpoints: boolean;
+    audit_sharing: boolean;
+  };
+  limits: {
+    storage_bytes: number;
+    upload_file_bytes: number;
+    hub_file_bytes: number;
+    projects: number;
+    deployments: number;
+    concurrent_training_jobs: number;
+    api_keys: number;
+    requests_per_minute: number;
+  };
+  /** Credits granted when the account is created and each month after. */
+  monthly_credits: number;
+}
+
+const MB = 1024 * 1024;
+const GB = 1024 * MB;
+
+export const PLANS: Record<PlanId, PlanDefinition> = {
+  free: {
+    id: "free",
+    name: "Free",
+    features: {
+      gpu_training: false,
+      distributed_training: false,
+      private_hub_models: false,
+      openai_compatible_endpoints: true,
+      audit_sharing: true,
+    },
+    limits: {
+      storage_bytes: 5 * GB,
+      upload_file_bytes: 200 * MB,
+      hub_file_bytes: 200 * MB,
+      projects: 100,
+      deployments: 3,
+      concurrent_training_jobs: 2,
+      api_keys: 10,
+      requests_per_minute: 600,
+    },
+    monthly_credits: 100,
+  },
+  pro: {
+    id: "pro",
+    name: "Pro",
+    features: {
+      gpu_training: true,
+      distributed_training: false,
+      private_hub_models: true,
+      openai_compatible_endpoints: true,
+      audit_sharing: true,
+    },
+    limits: {
+      storage_bytes: 100 * GB,
+      upload_file_bytes: 500 * MB,
+      hub_file_bytes: 500 * MB,
+      projects: 1000,
+      deployments: 20,
+      concurrent_training_jobs: 8,
+      api_keys: 50,
+      requests_per_minute: 3000,
+    },
+    monthly_credits: 2000,
+  },
+  team: {
+    id: "team",
+    name: "Team",
+    features: {
+      gpu_training: true,
+      distributed_training: true,
+      private_hub_models: true,
+      openai_compatible_endpoints: true,
+      audit_sharing: true,
+    },
+    limits: {
+      storage_bytes: 1024 * GB,
+      upload_file_bytes: 500 * MB,
+      hub_file_bytes: 500 * MB,
+      projects: 10000,
+      deployments: 100,
+      concurrent_training_jobs: 32,
+      api_keys: 200,
+      requests_per_minute: 10000,
+    },
+    monthly_credits: 10000,
+  },
+};
+
+export function planOf(id: string): PlanDefinition {
+  return PLANS[id as PlanId] ?? PLANS.free;
+}
