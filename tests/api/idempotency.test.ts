@@ -23,7 +23,8 @@ const route = createRoute({
 const router = createRouter().openapi(route, async (c) => {
   const body = c.req.valid("json");
   if (body.delay_ms) await new Promise((r) => setTimeout(r, body.delay_ms));
-  if (body.fail) return c.json({ status: body.fail }, body.fail as 201);
+  // A failing upstream: the response is an error the middleware must not store.
+  if (body.fail) return new Response(JSON.stringify({ status: body.fail }), { status: body.fail }) as never;
   created += 1;
   return c.json({ id: created, name: body.name, secret: `ldk_${randomBase62(32)}` }, 201);
 });
@@ -48,7 +49,11 @@ describe("Idempotency-Key", () => {
   it("treats reordered JSON keys as the same body and another body as 422", async () => {
     const { key } = await signUpWithKey(app);
     const headers = { "Idempotency-Key": "create-2" };
-    await call(app, "POST", "/api/v1/__test/things", { key, headers, rawBody: '{"name":"b","delay_ms":1}', headers: { ...headers, "Content-Type": "application/json" } });
+    await call(app, "POST", "/api/v1/__test/things", {
+      key,
+      rawBody: '{"name":"b","delay_ms":1}',
+      headers: { ...headers, "Content-Type": "application/json" },
+    });
     const same = await call(app, "POST", "/api/v1/__test/things", {
       key,
       rawBody: '{"delay_ms":1,"name":"b"}',
