@@ -23,6 +23,7 @@ export const OPENAPI_INFO = {
     license: { name: "MIT", identifier: "MIT" },
   },
   servers: [{ url: "/", description: "This server" }],
+  security: [{ personalApiKey: [] }],
   tags: [
     { name: "Auth", description: "Web sessions for the studio" },
     { name: "Account", description: "Keys, plan, credits and profiles" },

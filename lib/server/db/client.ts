@@ -18,7 +18,7 @@ interface OpenDb {
   close: () => Promise<void>;
 }
 
-const MIGRATIONS = path.join(process.cwd(), "drizzle");
+const MIGRATIONS = path.join(/* turbopackIgnore: true */ process.cwd(), "drizzle");
 
 /**
  * Opens the database and runs pending migrations. PGlite (embedded PostgreSQL) is used unless a
@@ -67,7 +67,7 @@ export async function openDb(target: DbTarget): Promise<OpenDb> {
 export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): DbTarget {
   if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL };
   if (env.DATA_DIR === ":memory:") return { kind: "pglite-memory" };
-  return { kind: "pglite", dir: path.resolve(env.DATA_DIR ?? ".data") };
+  return { kind: "pglite", dir: path.resolve(/* turbopackIgnore: true */ env.DATA_DIR ?? ".data") };
 }
 
 const globalForDb = globalThis as unknown as { __layerlineDb?: Promise<OpenDb> };

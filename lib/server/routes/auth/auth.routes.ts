@@ -49,6 +49,7 @@ export const signup = createRoute({
   operationId: "signup",
   tags,
   summary: "Create an account and sign in",
+  security: [],
   request: { body: jsonBody(signupBodySchema) },
   responses: { 201: jsonContent(sessionSchema, "Signed up; session cookie set"), ...errors(400, 409, 422) },
 });
@@ -59,6 +60,7 @@ export const login = createRoute({
   operationId: "login",
   tags,
   summary: "Sign in with e-mail or username and password",
+  security: [],
   request: { body: jsonBody(loginBodySchema) },
   responses: { 200: jsonContent(sessionSchema, "Signed in; session cookie set"), ...errors(400, 401, 422) },
 });

@@ -1,0 +1,61 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { $api, type Schemas } from "@/lib/api/client";
+
+function relative(iso: string | null): string {
+  if (!iso) return "Never";
+  return new Date(iso).toLocaleString();
+}
+
+export function ApiKeyRow({ apiKey }: { apiKey: Schemas["ApiKey"] }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const usage = $api.useQuery("get", "/api/v1/users/me/api-keys/{key_id}/usage", {
+    params: { path: { key_id: apiKey.id }, query: { days: 30 } },
+  });
+  const revoke = $api.useMutation("delete", "/api/v1/users/me/api-keys/{key_id}", {
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/users/me/api-keys"] }),
+  });
+  return (
+    <tr className="border-t border-border" data-testid="api-key-row">
+      <td className="py-2 font-medium">{apiKey.name}</td>
+      <td className="py-2 font-mono text-xs text-muted">{apiKey.prefix}…</td>
+      <td className="py-2 text-muted">{new Date(apiKey.created_at).toLocaleDateString()}</td>
+      <td className="py-2 text-muted">{relative(apiKey.last_used_at)}</td>
+      <td className="py-2 tabular-nums">
+        {usage.data ? (
+          <span title={`${usage.data.total_errors} errors`}>
+            {usage.data.total_requests.toLocaleString()}
+            {usage.data.total_errors > 0 ? <span className="text-muted"> ({usage.data.total_errors} errors)</span> : null}
+          </span>
+        ) : (
+          "–"
+        )}
+      </td>
+      <td className="py-2 text-right">
+        {confirming ? (
+          <span className="inline-flex gap-1">
+            <Button
+              variant="danger"
+              size="sm"
+              disabled={revoke.isPending}
+              onClick={() => revoke.mutate({ params: { path: { key_id: apiKey.id } } })}
+            >
+              Revoke {apiKey.name}
+            </Button>
+            <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+          </span>
+        ) : (
+          <Button variant="secondary" size="sm" onClick={() => setConfirming(true)}>
+            Revoke
+          </Button>
+        )}
+      </td>
+    </tr>
+  );
+}
