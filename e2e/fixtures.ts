@@ -1,0 +1,37 @@
+import { randomBytes } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { type BrowserContext, expect, type Page } from "@playwright/test";
+
+export function uniqueUser() {
+  const username = `e2e${randomBytes(4).toString("hex")}`;
+  return { username, email: `${username}@example.com`, password: "correct horse battery" };
+}
+
+/** Signs a fresh user up through the API and puts the session cookie into the browser context. */
+export async function signUpViaApi(context: BrowserContext, baseURL: string) {
+  const user = uniqueUser();
+  const res = await context.request.post(`${baseURL}/api/auth/signup`, {
+    data: user,
+    headers: { Origin: baseURL },
+  });
+  expect(res.status()).toBe(201);
+  return user;
+}
+
+/** Fails on serious or critical accessibility violations. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+/** Screenshots for people to look at (not compared): e2e/.screens/<name>-<theme>.png */
+export async function screenshotBothThemes(page: Page, name: string) {
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((t) => {
+      document.documentElement.classList.toggle("dark", t === "dark");
+    }, theme);
+    await page.screenshot({ path: `e2e/.screens/${name}-${theme}.png`, fullPage: true });
+  }
+  await page.evaluate(() => document.documentElement.classList.remove("dark"));
+}
