@@ -8,10 +8,26 @@ import { serverApi } from "@/lib/api/server-client";
 export const dynamic = "force-dynamic";
 
 const STEPS = [
-  { icon: GitBranch, title: "Design", text: "Draw the architecture as a diagram with live tensor shapes and parameter counts." },
-  { icon: Database, title: "Bring data", text: "Upload tables or image archives, profile them, tag columns and split them." },
-  { icon: TrendingUp, title: "Train", text: "Generate PyTorch code and train with live charts, here or on your own hardware." },
-  { icon: Rocket, title: "Deploy & share", text: "Serve predictions behind a key and publish the model on the public hub." },
+  {
+    icon: GitBranch,
+    title: "Design",
+    text: "Draw the architecture as a diagram with live tensor shapes and parameter counts.",
+  },
+  {
+    icon: Database,
+    title: "Bring data",
+    text: "Upload tables or image archives, profile them, tag columns and split them.",
+  },
+  {
+    icon: TrendingUp,
+    title: "Train",
+    text: "Generate PyTorch code and train with live charts, here or on your own hardware.",
+  },
+  {
+    icon: Rocket,
+    title: "Deploy & share",
+    text: "Serve predictions behind a key and publish the model on the public hub.",
+  },
 ];
 
 export default async function Home() {
@@ -26,8 +42,8 @@ export default async function Home() {
           Design a model as a diagram. Train it, deploy it, share it.
         </h1>
         <p className="mt-4 max-w-2xl text-lg text-muted">
-          Layerline is an open-source studio for machine-learning practitioners, with an HTTP API for everything the
-          studio does.
+          Layerline is an open-source studio for machine-learning practitioners, with an HTTP API for
+          everything the studio does.
         </p>
         <div className="mt-8 flex gap-3">
           <Link href="/signup" className={buttonClass("primary")}>

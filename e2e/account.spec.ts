@@ -1,7 +1,11 @@
 import { expect, test } from "@playwright/test";
 import { expectAccessible, screenshotBothThemes, uniqueUser } from "./fixtures";
 
-test("a new user signs up, creates a key that works, signs out and back in", async ({ page, request, baseURL }) => {
+test("a new user signs up, creates a key that works, signs out and back in", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const user = uniqueUser();
   await page.goto("/signup");
   await expectAccessible(page);
@@ -31,7 +35,9 @@ test("a new user signs up, creates a key that works, signs out and back in", asy
   await screenshotBothThemes(page, "account");
 
   // The key works for scripts.
-  const ent = await request.get(`${baseURL}/api/v1/users/me/entitlements`, { headers: { Authorization: `Bearer ${key}` } });
+  const ent = await request.get(`${baseURL}/api/v1/users/me/entitlements`, {
+    headers: { Authorization: `Bearer ${key}` },
+  });
   expect(ent.status()).toBe(200);
   expect((await ent.json()).plan.id).toBe("free");
 
@@ -49,7 +55,7 @@ test("a new user signs up, creates a key that works, signs out and back in", asy
   await page.getByLabel("E-mail or username").fill(user.username);
   await page.getByLabel("Password").fill("wrong password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toContainText("Wrong e-mail/username or password");
+  await expect(page.getByText("Wrong e-mail/username or password.")).toBeVisible();
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("shell-username")).toHaveText(user.username);
@@ -70,7 +76,9 @@ test("revoking a key asks for confirmation and the key stops working", async ({ 
   await page.getByRole("button", { name: "Revoke", exact: true }).click();
   await page.getByRole("button", { name: "Revoke ci" }).click();
   await expect(page.getByText("No API keys yet")).toBeVisible();
-  const res = await request.get(`${baseURL}/api/v1/users/me/credits`, { headers: { Authorization: `Bearer ${key}` } });
+  const res = await request.get(`${baseURL}/api/v1/users/me/credits`, {
+    headers: { Authorization: `Bearer ${key}` },
+  });
   expect(res.status()).toBe(401);
 });
 

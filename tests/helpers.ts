@@ -30,7 +30,12 @@ export interface CallOptions {
   key?: string;
 }
 
-export async function call(app: { request: TestApp["request"] }, method: string, path: string, opts: CallOptions = {}) {
+export async function call(
+  app: { request: TestApp["request"] },
+  method: string,
+  path: string,
+  opts: CallOptions = {},
+) {
   const headers: Record<string, string> = { Host: "localhost", ...opts.headers };
   if (opts.cookie) {
     headers.Cookie = opts.cookie;
@@ -74,7 +79,10 @@ export async function signUp(app: TestApp, plan?: string) {
 /** Signs up and creates a personal API key. */
 export async function signUpWithKey(app: TestApp) {
   const s = await signUp(app);
-  const k = await call(app, "POST", "/api/v1/users/me/api-keys", { cookie: s.cookie, body: { name: "test" } });
+  const k = await call(app, "POST", "/api/v1/users/me/api-keys", {
+    cookie: s.cookie,
+    body: { name: "test" },
+  });
   if (k.status !== 201) throw new Error(`key creation failed: ${k.status} ${k.text}`);
   return { ...s, key: k.json.key as string, keyId: k.json.id as string };
 }

@@ -29,7 +29,9 @@ export function ApiKeyRow({ apiKey }: { apiKey: Schemas["ApiKey"] }) {
         {usage.data ? (
           <span title={`${usage.data.total_errors} errors`}>
             {usage.data.total_requests.toLocaleString()}
-            {usage.data.total_errors > 0 ? <span className="text-muted"> ({usage.data.total_errors} errors)</span> : null}
+            {usage.data.total_errors > 0 ? (
+              <span className="text-muted"> ({usage.data.total_errors} errors)</span>
+            ) : null}
           </span>
         ) : (
           "–"

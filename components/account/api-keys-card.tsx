@@ -35,7 +35,8 @@ export function ApiKeysCard() {
         title="API keys"
         description={
           <>
-            Personal keys for scripts and the CLI: send <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.
+            Personal keys for scripts and the CLI: send{" "}
+            <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.
           </>
         }
       />
@@ -63,7 +64,10 @@ export function ApiKeysCard() {
           <div className="rounded-md border border-ok/40 bg-ok-soft p-3" data-testid="new-key">
             <p className="text-sm font-medium text-ok">Copy your new key now. It will not be shown again.</p>
             <div className="mt-2 flex items-center gap-2">
-              <code className="flex-1 truncate rounded bg-panel px-2 py-1.5 font-mono text-xs" data-testid="new-key-value">
+              <code
+                className="flex-1 truncate rounded bg-panel px-2 py-1.5 font-mono text-xs"
+                data-testid="new-key-value"
+              >
                 {created.key}
               </code>
               <CopyButton value={created.key} />
@@ -92,7 +96,11 @@ export function ApiKeysCard() {
                 </th>
               </tr>
             </thead>
-            <tbody>{keys.data?.items.map((k) => <ApiKeyRow key={k.id} apiKey={k} />)}</tbody>
+            <tbody>
+              {keys.data?.items.map((k) => (
+                <ApiKeyRow key={k.id} apiKey={k} />
+              ))}
+            </tbody>
           </table>
         )}
       </div>

@@ -28,7 +28,9 @@ export function CreditsCard() {
                 <tr key={e.id} className="border-t border-border">
                   <td className="py-1.5 text-muted">{new Date(e.created_at).toLocaleDateString()}</td>
                   <td className="py-1.5">{e.reason}</td>
-                  <td className={`py-1.5 text-right tabular-nums ${e.amount < 0 ? "text-danger" : "text-ok"}`}>
+                  <td
+                    className={`py-1.5 text-right tabular-nums ${e.amount < 0 ? "text-danger" : "text-ok"}`}
+                  >
                     {e.amount > 0 ? "+" : ""}
                     {e.amount.toLocaleString()}
                   </td>

@@ -23,6 +23,14 @@ function formatLimit(key: string, value: number): string {
   return value.toLocaleString();
 }
 
+const FEATURE_LABELS: Record<string, string> = {
+  gpu_training: "GPU training",
+  distributed_training: "Distributed training",
+  private_hub_models: "Private hub models",
+  openai_compatible_endpoints: "OpenAI-compatible endpoints",
+  audit_sharing: "Audit sharing",
+};
+
 function humanize(key: string): string {
   const s = key.replaceAll("_", " ");
   return s.charAt(0).toUpperCase() + s.slice(1);
@@ -59,7 +67,7 @@ export function PlanCard() {
             <ul className="space-y-1.5 text-sm">
               {Object.entries(data.features).map(([k, on]) => (
                 <li key={k} className="flex justify-between gap-4">
-                  <span className="text-muted">{humanize(k)}</span>
+                  <span className="text-muted">{FEATURE_LABELS[k] ?? humanize(k)}</span>
                   <Badge tone={on ? "ok" : "neutral"}>{on ? "Included" : "Not included"}</Badge>
                 </li>
               ))}

@@ -31,7 +31,9 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
     const form = new FormData(e.currentTarget);
     const value = (k: string) => String(form.get(k) ?? "");
     if (mode === "signup") {
-      signup.mutate({ body: { email: value("email"), username: value("username"), password: value("password") } });
+      signup.mutate({
+        body: { email: value("email"), username: value("username"), password: value("password") },
+      });
     } else {
       login.mutate({ body: { login: value("login"), password: value("password") } });
     }
@@ -42,7 +44,14 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
       {error && !error.problem?.errors ? <Alert>{error.message}</Alert> : null}
       {mode === "signup" ? (
         <>
-          <Field label="E-mail" name="email" type="email" autoComplete="email" required error={error?.fieldError("email")} />
+          <Field
+            label="E-mail"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            error={error?.fieldError("email")}
+          />
           <Field
             label="Username"
             name="username"
@@ -63,7 +72,13 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
         </>
       ) : (
         <>
-          <Field label="E-mail or username" name="login" autoComplete="username" required error={error?.fieldError("login")} />
+          <Field
+            label="E-mail or username"
+            name="login"
+            autoComplete="username"
+            required
+            error={error?.fieldError("login")}
+          />
           <Field
             label="Password"
             name="password"

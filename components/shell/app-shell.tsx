@@ -36,7 +36,9 @@ export function AppShell({ user, children }: { user: ShellUser; children: ReactN
                 aria-current={active ? "page" : undefined}
                 className={cn(
                   "flex items-center gap-3 rounded-md px-3 py-2 text-sm",
-                  active ? "bg-accent-soft font-medium text-accent" : "text-muted hover:bg-panel-2 hover:text-fg",
+                  active
+                    ? "bg-accent-soft font-medium text-accent"
+                    : "text-muted hover:bg-panel-2 hover:text-fg",
                 )}
               >
                 <Icon aria-hidden className="h-4 w-4" />

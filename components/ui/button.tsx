@@ -24,6 +24,12 @@ export function buttonClass(variant: Variant = "primary", size: "sm" | "md" = "m
   );
 }
 
-export function Button({ variant = "primary", size = "md", className, type = "button", ...rest }: ButtonProps) {
+export function Button({
+  variant = "primary",
+  size = "md",
+  className,
+  type = "button",
+  ...rest
+}: ButtonProps) {
   return <button type={type} className={buttonClass(variant, size, className)} {...rest} />;
 }

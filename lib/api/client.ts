@@ -34,7 +34,9 @@ const problems: Middleware = {
   },
 };
 
-export function createApiClient(opts: { baseUrl?: string; fetch?: (req: Request) => Promise<Response> } = {}) {
+export function createApiClient(
+  opts: { baseUrl?: string; fetch?: (req: Request) => Promise<Response> } = {},
+) {
   const client = createFetchClient<paths>({
     baseUrl: opts.baseUrl ?? "",
     credentials: "same-origin",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { flushUsage } from "@/lib/server/services/usage-recorder";
 import { getDb } from "@/lib/server/db/client";
+import { flushUsage } from "@/lib/server/services/usage-recorder";
 import { call, signUp, signUpWithKey, startTestApp } from "../helpers";
 
 const app = await startTestApp();
@@ -8,7 +8,10 @@ const app = await startTestApp();
 describe("personal API keys", () => {
   it("creates a key shown once, lists it without the secret, and revokes it", async () => {
     const { cookie } = await signUp(app);
-    const created = await call(app, "POST", "/api/v1/users/me/api-keys", { cookie, body: { name: "laptop" } });
+    const created = await call(app, "POST", "/api/v1/users/me/api-keys", {
+      cookie,
+      body: { name: "laptop" },
+    });
     expect(created.status).toBe(201);
     expect(created.json.key).toMatch(/^lk_[0-9A-Za-z]{40}$/);
     expect(created.json.prefix).toBe(created.json.key.slice(0, 8));
@@ -39,7 +42,10 @@ describe("personal API keys", () => {
 
   it("applies the credential rules: 403 for the wrong kind, 401 for missing or unknown", async () => {
     const { key } = await signUpWithKey(app);
-    const keyOnSessionRoute = await call(app, "POST", "/api/v1/users/me/api-keys", { key, body: { name: "x" } });
+    const keyOnSessionRoute = await call(app, "POST", "/api/v1/users/me/api-keys", {
+      key,
+      body: { name: "x" },
+    });
     expect(keyOnSessionRoute.status).toBe(403);
     const listWithKey = await call(app, "GET", "/api/v1/users/me/api-keys", { key });
     expect(listWithKey.status).toBe(403);
@@ -48,9 +54,13 @@ describe("personal API keys", () => {
     expect(missing.res.headers.get("www-authenticate")).toMatch(/Bearer/);
     const unknown = await call(app, "GET", "/api/v1/users/me/credits", { key: `lk_${"x".repeat(40)}` });
     expect(unknown.status).toBe(401);
-    const unknownDeploymentKey = await call(app, "GET", "/api/v1/users/me/credits", { key: `ldk_${"x".repeat(40)}` });
+    const unknownDeploymentKey = await call(app, "GET", "/api/v1/users/me/credits", {
+      key: `ldk_${"x".repeat(40)}`,
+    });
     expect(unknownDeploymentKey.status).toBe(401);
-    const garbage = await call(app, "GET", "/api/v1/users/me/credits", { headers: { Authorization: "Basic abc" } });
+    const garbage = await call(app, "GET", "/api/v1/users/me/credits", {
+      headers: { Authorization: "Basic abc" },
+    });
     expect(garbage.status).toBe(401);
   });
 

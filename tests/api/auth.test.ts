@@ -7,7 +7,9 @@ describe("accounts and sessions", () => {
   it("signs up, reads the session, signs out and back in", async () => {
     const username = uniqueName();
     const email = `${username}@Example.com`;
-    const up = await call(app, "POST", "/api/auth/signup", { body: { email, username, password: "s3cret-pass" } });
+    const up = await call(app, "POST", "/api/auth/signup", {
+      body: { email, username, password: "s3cret-pass" },
+    });
     expect(up.status).toBe(201);
     expect(up.json.user).toMatchObject({ username, email, plan: "free" });
     const setCookie = up.res.headers.get("set-cookie") ?? "";
@@ -24,7 +26,9 @@ describe("accounts and sessions", () => {
     const after = await call(app, "GET", "/api/auth/session", { cookie });
     expect(after.json.user).toBeNull();
 
-    const byName = await call(app, "POST", "/api/auth/login", { body: { login: username, password: "s3cret-pass" } });
+    const byName = await call(app, "POST", "/api/auth/login", {
+      body: { login: username, password: "s3cret-pass" },
+    });
     expect(byName.status).toBe(200);
     const byEmail = await call(app, "POST", "/api/auth/login", {
       body: { email: email.toLowerCase(), password: "s3cret-pass" },
@@ -34,8 +38,12 @@ describe("accounts and sessions", () => {
 
   it("rejects a wrong password with 401 and the same message as an unknown user", async () => {
     const { username } = await signUp(app);
-    const wrong = await call(app, "POST", "/api/auth/login", { body: { login: username, password: "nope-nope" } });
-    const unknown = await call(app, "POST", "/api/auth/login", { body: { login: "ghost-user", password: "nope-nope" } });
+    const wrong = await call(app, "POST", "/api/auth/login", {
+      body: { login: username, password: "nope-nope" },
+    });
+    const unknown = await call(app, "POST", "/api/auth/login", {
+      body: { login: "ghost-user", password: "nope-nope" },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.json.detail).toBe(unknown.json.detail);
@@ -44,17 +52,27 @@ describe("accounts and sessions", () => {
   it("refuses duplicate e-mail addresses and usernames, case-insensitively", async () => {
     const { username } = await signUp(app);
     const dupName = await call(app, "POST", "/api/auth/signup", {
-      body: { email: `${uniqueName()}@example.com`, username: username.toUpperCase(), password: "password123" },
+      body: {
+        email: `${uniqueName()}@example.com`,
+        username: username.toUpperCase(),
+        password: "password123",
+      },
     });
     expect(dupName.status).toBe(409);
     const dupEmail = await call(app, "POST", "/api/auth/signup", {
-      body: { email: `${username.toUpperCase()}@EXAMPLE.com`, username: uniqueName(), password: "password123" },
+      body: {
+        email: `${username.toUpperCase()}@EXAMPLE.com`,
+        username: uniqueName(),
+        password: "password123",
+      },
     });
     expect(dupEmail.status).toBe(409);
   });
 
   it("reports every invalid field with 422 problem details", async () => {
-    const r = await call(app, "POST", "/api/auth/signup", { body: { email: "not-an-email", username: "a", password: "short" } });
+    const r = await call(app, "POST", "/api/auth/signup", {
+      body: { email: "not-an-email", username: "a", password: "short" },
+    });
     expect(r.status).toBe(422);
     expect(r.res.headers.get("content-type")).toBe("application/problem+json");
     const paths = r.json.errors.map((e: { path: string }) => e.path);

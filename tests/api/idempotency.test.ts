@@ -16,9 +16,18 @@ let created = 0;
 const route = createRoute({
   method: "post",
   path: "/api/v1/__test/things",
-  middleware: [credentials(["api_key"]), idempotency({ redact: (b) => ({ ...(b as object), secret: null }) })],
-  request: { body: jsonBody(z.object({ name: z.string(), delay_ms: z.number().optional(), fail: z.number().optional() })) },
-  responses: { 201: jsonContent(z.object({ id: z.number(), name: z.string(), secret: z.string().nullable() }), "ok") },
+  middleware: [
+    credentials(["api_key"]),
+    idempotency({ redact: (b) => ({ ...(b as object), secret: null }) }),
+  ],
+  request: {
+    body: jsonBody(
+      z.object({ name: z.string(), delay_ms: z.number().optional(), fail: z.number().optional() }),
+    ),
+  },
+  responses: {
+    201: jsonContent(z.object({ id: z.number(), name: z.string(), secret: z.string().nullable() }), "ok"),
+  },
 });
 const router = createRouter().openapi(route, async (c) => {
   const body = c.req.valid("json");
@@ -87,7 +96,11 @@ describe("Idempotency-Key", () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(7);
     expect(created - before).toBe(1);
-    const replay = await call(app, "POST", "/api/v1/__test/things", { key, headers, body: { name: "slow", delay_ms: 300 } });
+    const replay = await call(app, "POST", "/api/v1/__test/things", {
+      key,
+      headers,
+      body: { name: "slow", delay_ms: 300 },
+    });
     expect(replay.res.headers.get("idempotency-replayed")).toBe("true");
     expect(created - before).toBe(1);
   });
@@ -96,9 +109,17 @@ describe("Idempotency-Key", () => {
     const { key } = await signUpWithKey(app);
     for (const fail of [503, 429]) {
       const headers = { "Idempotency-Key": `retry-${fail}` };
-      const first = await call(app, "POST", "/api/v1/__test/things", { key, headers, body: { name: "r", fail } });
+      const first = await call(app, "POST", "/api/v1/__test/things", {
+        key,
+        headers,
+        body: { name: "r", fail },
+      });
       expect(first.status).toBe(fail);
-      const second = await call(app, "POST", "/api/v1/__test/things", { key, headers, body: { name: "r", fail } });
+      const second = await call(app, "POST", "/api/v1/__test/things", {
+        key,
+        headers,
+        body: { name: "r", fail },
+      });
       expect(second.status).toBe(fail);
       expect(second.res.headers.get("idempotency-replayed")).toBeNull();
     }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { acquireDirectoryLock } from "./directory-lock";
 import * as schema from "./schema";
 

@@ -47,7 +47,10 @@ function kindOfSecret(secret: string): CredentialKind | null {
   return null;
 }
 
-function presentedCredential(c: Context<AppEnv>, accepted: CredentialKind[]): { kind: CredentialKind; secret: string } | null {
+function presentedCredential(
+  c: Context<AppEnv>,
+  accepted: CredentialKind[],
+): { kind: CredentialKind; secret: string } | null {
   const auth = c.req.header("Authorization");
   if (auth) {
     const m = /^Bearer\s+(\S+)$/i.exec(auth.trim());
@@ -79,7 +82,8 @@ function checkCsrf(c: Context<AppEnv>): void {
     originHost = null;
   }
   const ok = origin && ((host && originHost === host) || (allowed && origin === allowed));
-  if (!ok) throw new ForbiddenError("Cross-site request refused: the Origin header does not match this site.");
+  if (!ok)
+    throw new ForbiddenError("Cross-site request refused: the Origin header does not match this site.");
 }
 
 function clientAddress(c: Context<AppEnv>): string {
@@ -111,7 +115,10 @@ export interface CredentialOptions {
  * Declares which credentials a route accepts (contract §5). A well-formed credential of a kind the
  * route does not accept gets 403; a missing, unknown, revoked or expired one gets 401.
  */
-export function credentials(accepted: CredentialKind[], opts: CredentialOptions = {}): MiddlewareHandler<AppEnv> {
+export function credentials(
+  accepted: CredentialKind[],
+  opts: CredentialOptions = {},
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const presented = presentedCredential(c, accepted);
     let caller: Caller = { kind: "anonymous" };

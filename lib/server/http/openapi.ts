@@ -27,10 +27,15 @@ const ERROR_TEXT: Record<number, string> = {
 
 /** Problem-details response entries for a route's error statuses. */
 export function errors(...statuses: number[]) {
-  const out: Record<number, { description: string; content: { "application/problem+json": { schema: typeof problemSchema } } }> =
-    {};
+  const out: Record<
+    number,
+    { description: string; content: { "application/problem+json": { schema: typeof problemSchema } } }
+  > = {};
   for (const s of [...statuses, 429]) {
-    out[s] = { description: ERROR_TEXT[s] ?? "Error", content: { "application/problem+json": { schema: problemSchema } } };
+    out[s] = {
+      description: ERROR_TEXT[s] ?? "Error",
+      content: { "application/problem+json": { schema: problemSchema } },
+    };
   }
   return out;
 }
@@ -82,7 +87,8 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
     type: "apiKey",
     in: "cookie",
     name: "layerline_session",
-    description: "Web session cookie set by POST /api/auth/login. Unsafe methods need a same-origin Origin header.",
+    description:
+      "Web session cookie set by POST /api/auth/login. Unsafe methods need a same-origin Origin header.",
   });
   r.registerComponent("securitySchemes", "deploymentKey", {
     type: "http",
@@ -93,7 +99,8 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
     type: "apiKey",
     in: "query",
     name: "token",
-    description: "Short-lived stream token (`lst_…`) from a stream-access-token route; also accepted as Bearer.",
+    description:
+      "Short-lived stream token (`lst_…`) from a stream-access-token route; also accepted as Bearer.",
   });
   r.registerComponent("securitySchemes", "uploadToken", {
     type: "http",

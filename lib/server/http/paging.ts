@@ -18,7 +18,13 @@ export type PageQuery = z.infer<typeof pageQuerySchema>;
 export function largePageQuerySchema(max: number) {
   return z.object({
     page: pageQuerySchema.shape.page,
-    limit: z.coerce.number().int().min(1).max(max).default(100).openapi({ description: `Items per page (1–${max})` }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(max)
+      .default(100)
+      .openapi({ description: `Items per page (1–${max})` }),
   });
 }
 

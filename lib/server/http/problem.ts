@@ -83,11 +83,16 @@ export function zodFieldErrors(error: ZodError, prefix?: string): FieldError[] {
 /** The one place where thrown errors become responses. Unknown errors never leak details. */
 export function handleError(err: Error, c: Context): Response {
   if (err instanceof DomainError) {
-    return problemResponse(c, err.status, err.message, { title: err.title, errors: err.errors, headers: err.headers });
+    return problemResponse(c, err.status, err.message, {
+      title: err.title,
+      errors: err.errors,
+      headers: err.headers,
+    });
   }
   if (err instanceof HTTPException) {
     const status = err.status;
-    const detail = status === 400 ? "The request body could not be parsed." : err.message || "Request failed.";
+    const detail =
+      status === 400 ? "The request body could not be parsed." : err.message || "Request failed.";
     return problemResponse(c, status, detail);
   }
   console.error(`[${c.get("requestId") ?? "-"}] unhandled error`, err);

@@ -10,7 +10,8 @@ import { grantCredits } from "./credits";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 // A hash to verify against when the user does not exist, so a login takes as long either way.
-const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$ZXhhbXBsZWhhc2hleGFtcGxlaGFzaGV4YW1wbGU";
+const DUMMY_HASH =
+  "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$ZXhhbXBsZWhhc2hleGFtcGxlaGFzaGV4YW1wbGU";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -81,7 +82,11 @@ export async function verifyLogin(db: Db, login: string, password: string): Prom
   return user;
 }
 
-export async function createSession(db: Db, userId: string, userAgent?: string): Promise<{ token: string; expiresAt: Date }> {
+export async function createSession(
+  db: Db,
+  userId: string,
+  userAgent?: string,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = newSecret("lss_", 43);
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
   await db.insert(sessions).values({

@@ -28,13 +28,18 @@ function toView(k: typeof apiKeys.$inferSelect): ApiKeyView {
   };
 }
 
-export async function createApiKey(db: Db, user: UserRow, name: string): Promise<ApiKeyView & { key: string }> {
+export async function createApiKey(
+  db: Db,
+  user: UserRow,
+  name: string,
+): Promise<ApiKeyView & { key: string }> {
   const [{ count }] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(apiKeys)
     .where(and(eq(apiKeys.userId, user.id), isNull(apiKeys.revokedAt)));
   const limit = planOf(user.plan).limits.api_keys;
-  if (count >= limit) throw new PaymentRequiredError(`Your plan allows ${limit} active API keys; revoke one first.`);
+  if (count >= limit)
+    throw new PaymentRequiredError(`Your plan allows ${limit} active API keys; revoke one first.`);
   const key = newSecret(API_KEY_PREFIX, 40);
   const [row] = await db
     .insert(apiKeys)

@@ -4,7 +4,13 @@ import { creditEntries } from "../db/schema";
 import { newId } from "../ids";
 
 /** Credits are kept in thousandths so that fractional charges add up exactly. */
-export async function grantCredits(db: Db, userId: string, credits: number, reason: string, reference?: string) {
+export async function grantCredits(
+  db: Db,
+  userId: string,
+  credits: number,
+  reason: string,
+  reference?: string,
+) {
   await db.insert(creditEntries).values({
     id: newId("crd"),
     userId,

@@ -9,7 +9,10 @@ export const metadata = { title: "Hub" };
 export default function HubPage() {
   return (
     <>
-      <PageHeader title="Model hub" description="Public models shared by the community: search, star, fork and use them in the studio." />
+      <PageHeader
+        title="Model hub"
+        description="Public models shared by the community: search, star, fork and use them in the studio."
+      />
       <EmptyState
         icon={Globe}
         title="No public models yet"

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
+import { NotFoundError } from "../../errors";
 import { currentUser } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
-import { NotFoundError } from "../../errors";
 import { planOf } from "../../plans";
 import { findUserByUsername } from "../../services/accounts";
 import * as keys from "../../services/api-keys";
@@ -23,14 +23,24 @@ export const revokeApiKey: RouteHandler<typeof r.revokeApiKey, AppEnv> = async (
 };
 
 export const getApiKeyUsage: RouteHandler<typeof r.getApiKeyUsage, AppEnv> = async (c) => {
-  const usage = await keys.apiKeyUsageView(c.get("db"), currentUser(c).id, c.req.valid("param").key_id, c.req.valid("query").days);
+  const usage = await keys.apiKeyUsageView(
+    c.get("db"),
+    currentUser(c).id,
+    c.req.valid("param").key_id,
+    c.req.valid("query").days,
+  );
   return c.json(usage, 200);
 };
 
 export const getEntitlements: RouteHandler<typeof r.getEntitlements, AppEnv> = async (c) => {
   const plan = planOf(currentUser(c).plan);
   return c.json(
-    { plan: { id: plan.id, name: plan.name }, features: plan.features, limits: plan.limits, monthly_credits: plan.monthly_credits },
+    {
+      plan: { id: plan.id, name: plan.name },
+      features: plan.features,
+      limits: plan.limits,
+      monthly_credits: plan.monthly_credits,
+    },
     200,
   );
 };
@@ -46,7 +56,12 @@ export const getProfile: RouteHandler<typeof r.getProfile, AppEnv> = async (c) =
   const user = await findUserByUsername(c.get("db"), c.req.valid("param").username);
   if (!user) throw new NotFoundError("User");
   return c.json(
-    { username: user.username, display_name: user.displayName, bio: user.bio, joined_at: user.createdAt.toISOString() },
+    {
+      username: user.username,
+      display_name: user.displayName,
+      bio: user.bio,
+      joined_at: user.createdAt.toISOString(),
+    },
     200,
   );
 };

@@ -67,7 +67,13 @@ export const profileSchema = z
   })
   .openapi("UserProfile");
 
-const keyIdParam = z.object({ key_id: z.string().min(1).max(64).openapi({ param: { name: "key_id", in: "path" } }) });
+const keyIdParam = z.object({
+  key_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "key_id", in: "path" } }),
+});
 
 export const createApiKey = createRoute({
   method: "post",
@@ -77,7 +83,9 @@ export const createApiKey = createRoute({
   summary: "Create a personal API key (web session only); the key is shown once",
   security: security(["session"]),
   middleware: [credentials(["session"])],
-  request: { body: jsonBody(z.object({ name: z.string().trim().min(1).max(80) }).openapi("CreateApiKeyRequest")) },
+  request: {
+    body: jsonBody(z.object({ name: z.string().trim().min(1).max(80) }).openapi("CreateApiKeyRequest")),
+  },
   responses: { 201: jsonContent(createdApiKeySchema, "Created"), ...errors(400, 401, 402, 403, 422) },
 });
 
@@ -114,7 +122,9 @@ export const getApiKeyUsage = createRoute({
   middleware: [credentials([...userCreds])],
   request: {
     params: keyIdParam,
-    query: z.object({ days: z.coerce.number().int().min(1).max(90).default(30).openapi({ description: "Days back (1–90)" }) }),
+    query: z.object({
+      days: z.coerce.number().int().min(1).max(90).default(30).openapi({ description: "Days back (1–90)" }),
+    }),
   },
   responses: { 200: jsonContent(apiKeyUsageSchema, "Usage"), ...errors(401, 403, 404, 422) },
 });
@@ -149,6 +159,14 @@ export const getProfile = createRoute({
   summary: "Public profile of a user (no credential needed)",
   security: security([...userCreds], true),
   middleware: [credentials([...userCreds], { optional: true })],
-  request: { params: z.object({ username: z.string().min(1).max(64).openapi({ param: { name: "username", in: "path" } }) }) },
+  request: {
+    params: z.object({
+      username: z
+        .string()
+        .min(1)
+        .max(64)
+        .openapi({ param: { name: "username", in: "path" } }),
+    }),
+  },
   responses: { 200: jsonContent(profileSchema, "Profile"), ...errors(404) },
 });

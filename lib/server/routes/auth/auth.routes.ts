@@ -24,7 +24,10 @@ export const signupBodySchema = z
       .string()
       .min(3)
       .max(32)
-      .regex(/^[a-zA-Z0-9][a-zA-Z0-9_-]*$/, "Use letters, digits, '-' and '_', starting with a letter or digit")
+      .regex(
+        /^[a-zA-Z0-9][a-zA-Z0-9_-]*$/,
+        "Use letters, digits, '-' and '_', starting with a letter or digit",
+      )
       .openapi({ example: "ada" }),
     password: z.string().min(8, "Use at least 8 characters").max(256),
     display_name: z.string().min(1).max(80).optional(),
@@ -38,7 +41,10 @@ export const loginBodySchema = z
     username: z.string().min(1).max(254).optional(),
     password: z.string().min(1).max(256),
   })
-  .refine((b) => b.login ?? b.email ?? b.username, { message: "Give an e-mail address or a username", path: ["email"] })
+  .refine((b) => b.login ?? b.email ?? b.username, {
+    message: "Give an e-mail address or a username",
+    path: ["email"],
+  })
   .openapi("LoginRequest");
 
 const tags = ["Auth"];

@@ -6,7 +6,11 @@ const healthSchema = z
   .object({
     status: z.enum(["ok", "degraded"]),
     version: z.string(),
-    database: z.object({ status: z.enum(["up", "down"]), kind: z.string(), latency_ms: z.number().nullable() }),
+    database: z.object({
+      status: z.enum(["up", "down"]),
+      kind: z.string(),
+      latency_ms: z.number().nullable(),
+    }),
     uptime_s: z.number(),
   })
   .openapi("Health");
@@ -39,7 +43,11 @@ export const healthRouter = createRouter().openapi(route, async (c) => {
   const body = {
     status: up ? ("ok" as const) : ("degraded" as const),
     version: process.env.npm_package_version ?? "0.1.0",
-    database: { status: up ? ("up" as const) : ("down" as const), kind, latency_ms: up ? Math.round((performance.now() - t0) * 100) / 100 : null },
+    database: {
+      status: up ? ("up" as const) : ("down" as const),
+      kind,
+      latency_ms: up ? Math.round((performance.now() - t0) * 100) / 100 : null,
+    },
     uptime_s: Math.round((Date.now() - started) / 1000),
   };
   return c.json(body, up ? 200 : 503);

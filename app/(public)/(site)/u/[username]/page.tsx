@@ -16,7 +16,8 @@ export default async function ProfilePage({ params }: { params: Promise<{ userna
         <div>
           <h1 className="text-2xl font-semibold">{data.display_name ?? data.username}</h1>
           <p className="text-sm text-muted">
-            @{data.username} · joined {new Date(data.joined_at).toLocaleDateString("en", { month: "long", year: "numeric" })}
+            @{data.username} · joined{" "}
+            {new Date(data.joined_at).toLocaleDateString("en", { month: "long", year: "numeric" })}
           </p>
           {data.bio ? <p className="mt-2 max-w-xl text-sm">{data.bio}</p> : null}
         </div>

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The whole test suite: lint, types, generated-client freshness, OpenAPI lint, unit + API tests on the
+# embedded database, the API tests again on a PostgreSQL server, the production build, and e2e in Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "lint and format (biome)"
+npx biome ci .
+
+step "typecheck"
+npx tsc --noEmit -p .
+
+step "generated API client is up to date"
+bash scripts/check-client.sh
+
+step "OpenAPI document lint (redocly)"
+tmp=$(mktemp -d)
+npx tsx scripts/dump-openapi.ts "$tmp/openapi.json" >/dev/null
+npx redocly lint "$tmp/openapi.json" --config redocly.yaml
+rm -rf "$tmp"
+
+step "unit and API tests (embedded PGlite)"
+npx vitest run
+
+step "API tests against a PostgreSQL server"
+bash scripts/with-postgres.sh npx vitest run tests/api
+
+step "production build"
+npx next build
+
+step "end-to-end tests (Chromium)"
+npx playwright test
