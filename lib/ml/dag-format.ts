@@ -12,12 +12,12 @@ import { z } from "zod";
 import {
   type ArchitectureGraph,
   type GraphEdge,
-  type LayerNode,
-  type TrainingConfig,
-  type TrainingConfigInput,
   graphEdgeSchema,
   isLayerType,
+  type LayerNode,
   positionSchema,
+  type TrainingConfig,
+  type TrainingConfigInput,
   trainingConfigSchema,
 } from "./graph-types";
 import { layerCatalog, resolveParams } from "./layer-catalog";
@@ -80,45 +80,75 @@ function rawNodeId(json: unknown, index: number): string | undefined {
   return typeof id === "string" ? id : undefined;
 }
 
-/** Validates structure and semantics of a DAG document (already JSON-parsed). */
-export function parseDag(json: unknown): ParseDagResult {
-  if (typeof json === "object" && json !== null && "format" in json) {
-    const format = (json as { format: unknown }).format;
-    if (format !== DAG_FORMAT) {
-      return { ok: false, errors: [{ path: "format", message: `Unsupported format ${JSON.stringify(format)}; expected "${DAG_FORMAT}"` }] };
+const dagGraphSchema = dagFileSchema.shape.graph;
+
+function structuralErrors(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: PropertyKey[],
+  json: unknown,
+): DagError[] {
+  return issues.map((issue) => {
+    const path = [...prefix, ...issue.path];
+    const err: DagError = { path: formatPath(path), message: issue.message };
+    if (path[0] === "graph" && path[1] === "nodes" && typeof path[2] === "number") {
+      const id = rawNodeId(json, path[2]);
+      if (id !== undefined) err.nodeId = id;
     }
+    return err;
+  });
+}
+
+/**
+ * Validates structure and semantics of a DAG document (already JSON-parsed).
+ * Reports every problem it can find at once: the header, the graph and the
+ * training config are checked independently.
+ */
+export function parseDag(json: unknown): ParseDagResult {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return { ok: false, errors: [{ path: "", message: "A DAG document must be a JSON object" }] };
   }
-  const parsed = dagFileSchema.safeParse(json);
-  if (!parsed.success) {
+  const doc = json as Record<string, unknown>;
+  if ("format" in doc && doc.format !== DAG_FORMAT) {
     return {
       ok: false,
-      errors: parsed.error.issues.map((issue) => {
-        const err: DagError = { path: formatPath(issue.path), message: issue.message };
-        if (issue.path[0] === "graph" && issue.path[1] === "nodes" && typeof issue.path[2] === "number") {
-          const id = rawNodeId(json, issue.path[2]);
-          if (id !== undefined) err.nodeId = id;
-        }
-        return err;
-      }),
+      errors: [
+        {
+          path: "format",
+          message: `Unsupported format ${JSON.stringify(doc.format)}; expected "${DAG_FORMAT}"`,
+        },
+      ],
     };
   }
-  const file = parsed.data;
   const errors: DagError[] = [];
-
+  const header = dagFileSchema.pick({ format: true, name: true }).safeParse(doc);
+  if (!header.success) errors.push(...structuralErrors(header.error.issues, [], json));
+  const training = dagFileSchema.shape.training.safeParse(doc.training);
+  if (!training.success) errors.push(...structuralErrors(training.error.issues, ["training"], json));
   // Unknown keys in the training config are typos, not silently-ignored fields.
-  const rawTraining = (json as { training?: unknown }).training;
+  const rawTraining = doc.training;
   if (rawTraining && typeof rawTraining === "object") {
     for (const key of Object.keys(rawTraining)) {
-      if (!(key in trainingConfigSchema.shape)) errors.push({ path: `training.${key}`, message: `Unknown training field "${key}"` });
+      if (!(key in trainingConfigSchema.shape))
+        errors.push({ path: `training.${key}`, message: `Unknown training field "${key}"` });
     }
   }
+  const graph = dagGraphSchema.safeParse(doc.graph);
+  if (!graph.success) {
+    errors.push(...structuralErrors(graph.error.issues, ["graph"], json));
+    return { ok: false, errors };
+  }
+  const file = { graph: graph.data };
 
   const nodes: LayerNode[] = [];
   const ids = new Map<string, number>();
   file.graph.nodes.forEach((node, i) => {
     const base = `graph.nodes[${i}]`;
     if (ids.has(node.id)) {
-      errors.push({ path: `${base}.id`, nodeId: node.id, message: `Duplicate node id "${node.id}" (also graph.nodes[${ids.get(node.id)}])` });
+      errors.push({
+        path: `${base}.id`,
+        nodeId: node.id,
+        message: `Duplicate node id "${node.id}" (also graph.nodes[${ids.get(node.id)}])`,
+      });
     } else {
       ids.set(node.id, i);
     }
@@ -128,11 +158,19 @@ export function parseDag(json: unknown): ParseDagResult {
     }
     const r = resolveParams(node.type, node.params);
     for (const key of r.unknownKeys) {
-      errors.push({ path: `${base}.params.${key}`, nodeId: node.id, message: `Unknown param "${key}" for ${node.type}` });
+      errors.push({
+        path: `${base}.params.${key}`,
+        nodeId: node.id,
+        message: `Unknown param "${key}" for ${node.type}`,
+      });
     }
     if (!r.ok) {
       for (const e of r.errors) {
-        errors.push({ path: e.param ? `${base}.params.${e.param}` : `${base}.params`, nodeId: node.id, message: e.message });
+        errors.push({
+          path: e.param ? `${base}.params.${e.param}` : `${base}.params`,
+          nodeId: node.id,
+          message: e.message,
+        });
       }
     }
     const out: LayerNode = { id: node.id, type: node.type, params: node.params, position: node.position };
@@ -147,7 +185,11 @@ export function parseDag(json: unknown): ParseDagResult {
     if (edgeIds.has(edge.id)) errors.push({ path: `${base}.id`, message: `Duplicate edge id "${edge.id}"` });
     edgeIds.add(edge.id);
     for (const end of ["source", "target"] as const) {
-      if (!ids.has(edge[end])) errors.push({ path: `${base}.${end}`, message: `Edge "${edge.id}" ${end} "${edge[end]}" is not a node id` });
+      if (!ids.has(edge[end]))
+        errors.push({
+          path: `${base}.${end}`,
+          message: `Edge "${edge.id}" ${end} "${edge[end]}" is not a node id`,
+        });
     }
     const targetIdx = ids.get(edge.target);
     const targetType = targetIdx === undefined ? undefined : file.graph.nodes[targetIdx].type;
@@ -158,17 +200,20 @@ export function parseDag(json: unknown): ParseDagResult {
         errors.push({
           path: `${base}.targetPort`,
           nodeId: edge.target,
-          message: max === 0 ? `${targetType} "${edge.target}" takes no inputs` : `${targetType} "${edge.target}" has input ports 0..${max - 1}; got ${port}`,
+          message:
+            max === 0
+              ? `${targetType} "${edge.target}" takes no inputs`
+              : `${targetType} "${edge.target}" has input ports 0..${max - 1}; got ${port}`,
         });
       }
     }
     edges.push({ ...edge });
   });
 
-  if (errors.length > 0) return { ok: false, errors };
+  if (errors.length > 0 || !header.success || !training.success) return { ok: false, errors };
   const dag: Dag = { format: DAG_FORMAT, graph: { nodes, edges } };
-  if (file.name !== undefined) dag.name = file.name;
-  if (file.training !== undefined) dag.training = file.training;
+  if (header.data.name !== undefined) dag.name = header.data.name;
+  if (training.data !== undefined) dag.training = training.data;
   return { ok: true, dag };
 }
 
@@ -178,7 +223,10 @@ export function parseDagText(text: string): ParseDagResult {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    return { ok: false, errors: [{ path: "", message: `Invalid JSON: ${e instanceof Error ? e.message : String(e)}` }] };
+    return {
+      ok: false,
+      errors: [{ path: "", message: `Invalid JSON: ${e instanceof Error ? e.message : String(e)}` }],
+    };
   }
   return parseDag(json);
 }
@@ -189,7 +237,12 @@ export function toDag(graph: ArchitectureGraph, config?: TrainingConfigInput, na
     format: DAG_FORMAT,
     graph: {
       nodes: graph.nodes.map((n) => {
-        const node: LayerNode = { id: n.id, type: n.type, params: structuredClone(n.params), position: { x: n.position.x, y: n.position.y } };
+        const node: LayerNode = {
+          id: n.id,
+          type: n.type,
+          params: structuredClone(n.params),
+          position: { x: n.position.x, y: n.position.y },
+        };
         if (n.label !== undefined) node.label = n.label;
         return node;
       }),

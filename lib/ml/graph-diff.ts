@@ -6,11 +6,12 @@
  */
 import {
   type ArchitectureGraph,
+  DEFAULT_TRAINING_CONFIG,
   type GraphEdge,
+  isLayerType,
   type LayerNode,
   type TrainingConfig,
   type TrainingConfigInput,
-  isLayerType,
   trainingConfigSchema,
 } from "./graph-types";
 import { resolveParams } from "./layer-catalog";
@@ -88,7 +89,8 @@ export function diffGraphs(a: ArchitectureGraph, b: ArchitectureGraph): GraphDif
     const params: ParamChange[] = [];
     const keys = [...new Set([...Object.keys(pa), ...Object.keys(pb)])].sort();
     for (const key of keys) {
-      if (canonical(pa[key]) !== canonical(pb[key])) params.push({ param: key, before: pa[key], after: pb[key] });
+      if (canonical(pa[key]) !== canonical(pb[key]))
+        params.push({ param: key, before: pa[key], after: pb[key] });
     }
     const typeChanged = na.type !== nb.type;
     const labelChanged = (na.label ?? "") !== (nb.label ?? "");
@@ -110,8 +112,21 @@ export function diffGraphs(a: ArchitectureGraph, b: ArchitectureGraph): GraphDif
     edgesAdded,
     edgesRemoved,
     hasChanges:
-      nodesAdded.length + nodesRemoved.length + nodesChanged.length + edgesAdded.length + edgesRemoved.length > 0,
+      nodesAdded.length +
+        nodesRemoved.length +
+        nodesChanged.length +
+        edgesAdded.length +
+        edgesRemoved.length >
+      0,
   };
+}
+
+function definedFields(c: TrainingConfigInput | undefined): Partial<TrainingConfig> {
+  const out: Partial<Record<keyof TrainingConfig, unknown>> = {};
+  if (c) {
+    for (const [k, v] of Object.entries(c)) if (v !== undefined) out[k as keyof TrainingConfig] = v;
+  }
+  return out as Partial<TrainingConfig>;
 }
 
 export interface ConfigChange {
@@ -121,9 +136,13 @@ export interface ConfigChange {
 }
 
 /** Field-level diff of two training configs (defaults applied; undefined = all defaults). */
-export function diffConfig(a: TrainingConfigInput | undefined, b: TrainingConfigInput | undefined): ConfigChange[] {
-  const ca = trainingConfigSchema.parse(a ?? {});
-  const cb = trainingConfigSchema.parse(b ?? {});
+export function diffConfig(
+  a: TrainingConfigInput | undefined,
+  b: TrainingConfigInput | undefined,
+): ConfigChange[] {
+  // Merge over the defaults rather than parse, so invalid stored values still diff instead of throwing.
+  const ca: TrainingConfig = { ...DEFAULT_TRAINING_CONFIG, ...definedFields(a) };
+  const cb: TrainingConfig = { ...DEFAULT_TRAINING_CONFIG, ...definedFields(b) };
   const changes: ConfigChange[] = [];
   for (const field of Object.keys(trainingConfigSchema.shape) as (keyof TrainingConfig)[]) {
     if (ca[field] !== cb[field]) changes.push({ field, before: ca[field], after: cb[field] });

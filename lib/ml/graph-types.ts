@@ -88,8 +88,17 @@ export const trainingConfigSchema = z.object({
   learning_rate: z.number().gt(0).max(1).default(0.001).describe("Optimizer learning rate (0, 1]"),
   optimizer: z.enum(OPTIMIZERS).default("adam").describe("Optimisation algorithm"),
   weight_decay: z.number().min(0).default(0).describe("L2 penalty / decoupled weight decay (AdamW)"),
-  seed: z.number().int().default(42).describe("Random seed for weights init, shuffling and the validation split"),
-  validation_split: z.number().min(0).max(0.5).default(0.2).describe("Fraction of the data held out for validation"),
+  seed: z
+    .number()
+    .int()
+    .default(42)
+    .describe("Random seed for weights init, shuffling and the validation split"),
+  validation_split: z
+    .number()
+    .min(0)
+    .max(0.5)
+    .default(0.2)
+    .describe("Fraction of the data held out for validation"),
 });
 /** Fully-resolved training config (defaults applied). */
 export type TrainingConfig = z.output<typeof trainingConfigSchema>;

@@ -66,7 +66,9 @@ export interface AnalyzableGraph {
 const MAX_PORTS = 64;
 
 function nodeName(node: { id: string; type: string; label?: string }): string {
-  return node.label && node.label !== node.type ? `${node.type} "${node.label}"` : `${node.type} "${node.id}"`;
+  return node.label && node.label !== node.type
+    ? `${node.type} "${node.label}"`
+    : `${node.type} "${node.id}"`;
 }
 
 function cyclicComponents(n: number, out: number[][], alive: Uint8Array): number[][] {
@@ -136,7 +138,12 @@ export function analyzeGraph(graph: AnalyzableGraph | ArchitectureGraph): GraphA
   for (let i = 0; i < n; i++) {
     const node = nodes[i];
     if (indexById.has(node.id)) {
-      issues.push({ code: "duplicate_id", severity: "error", nodeId: node.id, message: `Duplicate node id "${node.id}"; this copy is ignored` });
+      issues.push({
+        code: "duplicate_id",
+        severity: "error",
+        nodeId: node.id,
+        message: `Duplicate node id "${node.id}"; this copy is ignored`,
+      });
       continue;
     }
     indexById.set(node.id, i);
@@ -144,14 +151,25 @@ export function analyzeGraph(graph: AnalyzableGraph | ArchitectureGraph): GraphA
     const def = getLayerDef(node.type);
     defs[i] = def;
     if (!def) {
-      issues.push({ code: "unknown_layer", severity: "error", nodeId: node.id, message: `Unknown layer type "${node.type}"` });
+      issues.push({
+        code: "unknown_layer",
+        severity: "error",
+        nodeId: node.id,
+        message: `Unknown layer type "${node.type}"`,
+      });
       continue;
     }
     if (def.type === "Input") inputCount++;
     if (def.type === "Output") outputCount++;
     const r = resolveParams(def.type, node.params);
     for (const key of r.unknownKeys) {
-      issues.push({ code: "invalid_params", severity: "warning", nodeId: node.id, param: key, message: `${nodeName(node)}: unknown param "${key}" is ignored` });
+      issues.push({
+        code: "invalid_params",
+        severity: "warning",
+        nodeId: node.id,
+        param: key,
+        message: `${nodeName(node)}: unknown param "${key}" is ignored`,
+      });
     }
     if (r.ok) {
       resolved[i] = r.params;
@@ -177,22 +195,46 @@ export function analyzeGraph(graph: AnalyzableGraph | ArchitectureGraph): GraphA
     const t = indexById.get(edge.target);
     if (s === undefined || t === undefined) {
       const missing = s === undefined ? edge.source : edge.target;
-      issues.push({ code: "invalid_edge", severity: "error", edgeId: edge.id, nodeId: t !== undefined ? edge.target : undefined, message: `Edge "${edge.id}" references unknown node "${missing}"` });
+      issues.push({
+        code: "invalid_edge",
+        severity: "error",
+        edgeId: edge.id,
+        nodeId: t !== undefined ? edge.target : undefined,
+        message: `Edge "${edge.id}" references unknown node "${missing}"`,
+      });
       continue;
     }
     const port = edge.targetPort ?? 0;
     const sDef = defs[s];
     const tDef = defs[t];
     if (sDef && !sDef.hasOutput) {
-      issues.push({ code: "invalid_edge", severity: "error", edgeId: edge.id, nodeId: edge.source, message: `${nodeName(nodes[s])} is a model output and cannot feed other layers` });
+      issues.push({
+        code: "invalid_edge",
+        severity: "error",
+        edgeId: edge.id,
+        nodeId: edge.source,
+        message: `${nodeName(nodes[s])} is a model output and cannot feed other layers`,
+      });
       continue;
     }
     if (!Number.isInteger(port) || port < 0) {
-      issues.push({ code: "invalid_edge", severity: "error", edgeId: edge.id, nodeId: edge.target, message: `Edge "${edge.id}" has invalid target port ${port}` });
+      issues.push({
+        code: "invalid_edge",
+        severity: "error",
+        edgeId: edge.id,
+        nodeId: edge.target,
+        message: `Edge "${edge.id}" has invalid target port ${port}`,
+      });
       continue;
     }
     if (!tDef && port >= MAX_PORTS) {
-      issues.push({ code: "invalid_edge", severity: "error", edgeId: edge.id, nodeId: edge.target, message: `Edge "${edge.id}" targets port ${port}, beyond the maximum of ${MAX_PORTS - 1}` });
+      issues.push({
+        code: "invalid_edge",
+        severity: "error",
+        edgeId: edge.id,
+        nodeId: edge.target,
+        message: `Edge "${edge.id}" targets port ${port}, beyond the maximum of ${MAX_PORTS - 1}`,
+      });
       continue;
     }
     if (tDef && port >= tDef.inputs.max) {
@@ -211,7 +253,14 @@ export function analyzeGraph(graph: AnalyzableGraph | ArchitectureGraph): GraphA
     }
     const taken = slots[t][port];
     if (taken !== undefined) {
-      issues.push({ code: "too_many_inputs", severity: "error", nodeId: edge.target, port, edgeId: edge.id, message: `${nodeName(nodes[t])}: port ${port} is already connected to "${nodes[taken].id}"` });
+      issues.push({
+        code: "too_many_inputs",
+        severity: "error",
+        nodeId: edge.target,
+        port,
+        edgeId: edge.id,
+        message: `${nodeName(nodes[t])}: port ${port} is already connected to "${nodes[taken].id}"`,
+      });
       continue;
     }
     slots[t][port] = s;
@@ -237,7 +286,12 @@ export function analyzeGraph(graph: AnalyzableGraph | ArchitectureGraph): GraphA
       const ids = comp.map((i) => nodes[i].id);
       const shown = ids.length > 6 ? `${ids.slice(0, 6).join(" -> ")} -> ...` : ids.join(" -> ");
       for (const i of comp) {
-        issues.push({ code: "cycle", severity: "error", nodeId: nodes[i].id, message: `${nodeName(nodes[i])} is part of a cycle (${shown}); the graph must be acyclic` });
+        issues.push({
+          code: "cycle",
+          severity: "error",
+          nodeId: nodes[i].id,
+          message: `${nodeName(nodes[i])} is part of a cycle (${shown}); the graph must be acyclic`,
+        });
       }
     }
   }
@@ -263,7 +317,10 @@ export function analyzeGraph(graph: AnalyzableGraph | ArchitectureGraph): GraphA
           severity: "error",
           nodeId: node.id,
           port: p,
-          message: def.inputs.max > 1 ? `${nodeName(node)}: input port ${p} is not connected` : `${nodeName(node)} has no input connected`,
+          message:
+            def.inputs.max > 1
+              ? `${nodeName(node)}: input port ${p} is not connected`
+              : `${nodeName(node)} has no input connected`,
         });
       }
     }
@@ -287,8 +344,19 @@ export function analyzeGraph(graph: AnalyzableGraph | ArchitectureGraph): GraphA
     for (let p = 0; p < inDtypes.length; p++) {
       const want = def.inputDtype === "any" ? inDtypes[0] : def.inputDtype;
       if (inDtypes[p] !== want) {
-        const hint = inDtypes[p] === "int64" ? "; token ids must go through an Embedding first" : def.type === "Embedding" ? "; set the Input dtype to int64" : "";
-        issues.push({ code: "shape_mismatch", severity: "error", nodeId: node.id, port: p, message: `${nodeName(node)} expects ${want} input on port ${p} but got ${inDtypes[p]}${hint}` });
+        const hint =
+          inDtypes[p] === "int64"
+            ? "; token ids must go through an Embedding first"
+            : def.type === "Embedding"
+              ? "; set the Input dtype to int64"
+              : "";
+        issues.push({
+          code: "shape_mismatch",
+          severity: "error",
+          nodeId: node.id,
+          port: p,
+          message: `${nodeName(node)} expects ${want} input on port ${p} but got ${inDtypes[p]}${hint}`,
+        });
         dtypeError = true;
         break;
       }
@@ -296,11 +364,22 @@ export function analyzeGraph(graph: AnalyzableGraph | ArchitectureGraph): GraphA
     if (dtypeError) continue;
     const res = def.inferShape(inShapes, params);
     if ("error" in res) {
-      issues.push({ code: "shape_mismatch", severity: "error", nodeId: node.id, port: res.port, message: `${nodeName(node)}: ${res.error}` });
+      issues.push({
+        code: "shape_mismatch",
+        severity: "error",
+        nodeId: node.id,
+        port: res.port,
+        message: `${nodeName(node)}: ${res.error}`,
+      });
       continue;
     }
     if (res.shape.some((d) => !Number.isInteger(d) || d < 1)) {
-      issues.push({ code: "shape_mismatch", severity: "error", nodeId: node.id, message: `${nodeName(node)}: invalid output shape ${formatShape(res.shape)}` });
+      issues.push({
+        code: "shape_mismatch",
+        severity: "error",
+        nodeId: node.id,
+        message: `${nodeName(node)}: invalid output shape ${formatShape(res.shape)}`,
+      });
       continue;
     }
     shapeArr[i] = res.shape;
@@ -310,8 +389,10 @@ export function analyzeGraph(graph: AnalyzableGraph | ArchitectureGraph): GraphA
   }
 
   // 5. Graph-level checks.
-  if (inputCount === 0) issues.push({ code: "missing_input_node", severity: "error", message: "The model has no Input layer" });
-  if (outputCount === 0) issues.push({ code: "missing_output_node", severity: "error", message: "The model has no Output layer" });
+  if (inputCount === 0)
+    issues.push({ code: "missing_input_node", severity: "error", message: "The model has no Input layer" });
+  if (outputCount === 0)
+    issues.push({ code: "missing_output_node", severity: "error", message: "The model has no Output layer" });
   if (outputCount > 0) {
     // Reverse reachability from the Output nodes: everything else is a dead branch.
     const reaches = new Uint8Array(n);
@@ -332,7 +413,12 @@ export function analyzeGraph(graph: AnalyzableGraph | ArchitectureGraph): GraphA
     }
     for (let i = 0; i < n; i++) {
       if (live[i] && !reaches[i]) {
-        issues.push({ code: "disconnected", severity: "warning", nodeId: nodes[i].id, message: `${nodeName(nodes[i])} does not feed any Output` });
+        issues.push({
+          code: "disconnected",
+          severity: "warning",
+          nodeId: nodes[i].id,
+          message: `${nodeName(nodes[i])} does not feed any Output`,
+        });
       }
     }
   }

@@ -4,7 +4,7 @@
  * See `layers/layer-def.ts` for the contract and the FLOP convention.
  */
 import { z } from "zod";
-import { LAYER_TYPES, type LayerType, isLayerType } from "./graph-types";
+import { isLayerType, LAYER_TYPES, type LayerType } from "./graph-types";
 import { activationLayer } from "./layers/activation";
 import { multiHeadAttentionLayer } from "./layers/attention";
 import { conv1dLayer, conv2dLayer } from "./layers/conv";
@@ -25,8 +25,8 @@ import { gruLayer, lstmLayer } from "./layers/recurrent";
 export { ACTIVATIONS, type ActivationName, type FusedActivation } from "./layers/activations";
 export { LOSSES, type LossName } from "./layers/io";
 export { LAYER_CATEGORIES, type LayerCategory, type LayerDef, type ShapeResult } from "./layers/layer-def";
-export { poolStride } from "./layers/pooling";
 export { normalizeAxis } from "./layers/merge";
+export { poolStride } from "./layers/pooling";
 
 /** Precise per-type definitions (params typed from each schema). */
 export const layerDefs = {
@@ -101,7 +101,10 @@ export function resolveParams(type: LayerType, params: unknown): ResolveParamsRe
   return {
     ok: false,
     unknownKeys,
-    errors: parsed.error.issues.map((issue) => ({ param: issue.path.map(String).join("."), message: issue.message })),
+    errors: parsed.error.issues.map((issue) => ({
+      param: issue.path.map(String).join("."),
+      message: issue.message,
+    })),
   };
 }
 
@@ -111,10 +114,24 @@ export type ParamField = {
   description: string;
   optional: boolean;
 } & (
-  | { kind: "int" | "number"; default?: number; min?: number; max?: number; exclusiveMin?: number; exclusiveMax?: number }
+  | {
+      kind: "int" | "number";
+      default?: number;
+      min?: number;
+      max?: number;
+      exclusiveMin?: number;
+      exclusiveMax?: number;
+    }
   | { kind: "boolean"; default?: boolean }
   | { kind: "enum"; options: string[]; default?: string }
-  | { kind: "int_array"; default?: number[]; minItems?: number; maxItems?: number; itemMin?: number; itemMax?: number }
+  | {
+      kind: "int_array";
+      default?: number[];
+      minItems?: number;
+      maxItems?: number;
+      itemMin?: number;
+      itemMax?: number;
+    }
 );
 
 type JsonSchemaProp = {
@@ -132,7 +149,8 @@ type JsonSchemaProp = {
 };
 
 const SAFE_INT = Number.MAX_SAFE_INTEGER;
-const bound = (n: number | undefined): number | undefined => (n === undefined || Math.abs(n) >= SAFE_INT ? undefined : n);
+const bound = (n: number | undefined): number | undefined =>
+  n === undefined || Math.abs(n) >= SAFE_INT ? undefined : n;
 
 const fieldCache = new Map<LayerType, ParamField[]>();
 
@@ -147,7 +165,12 @@ export function paramFields(type: LayerType): ParamField[] {
   for (const [name, prop] of Object.entries(json.properties ?? {})) {
     const base = { name, description: prop.description ?? "", optional: prop.default === undefined };
     if (prop.enum) {
-      fields.push({ ...base, kind: "enum", options: prop.enum.map(String), default: prop.default as string | undefined });
+      fields.push({
+        ...base,
+        kind: "enum",
+        options: prop.enum.map(String),
+        default: prop.default as string | undefined,
+      });
     } else if (prop.type === "boolean") {
       fields.push({ ...base, kind: "boolean", default: prop.default as boolean | undefined });
     } else if (prop.type === "integer" || prop.type === "number") {

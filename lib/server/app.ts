@@ -8,6 +8,7 @@ import { requestId } from "./http/request-id";
 import { accountRouter } from "./routes/account/account.index";
 import { authRouter } from "./routes/auth/auth.index";
 import { healthRouter } from "./routes/health/health.index";
+import { projectsRouter } from "./routes/projects/projects.index";
 
 /** Contract §7/§8: request bodies above 550 MB are refused (counted while streaming, never buffered). */
 export const MAX_REQUEST_BYTES = 550 * 1024 * 1024;
@@ -28,6 +29,8 @@ export const OPENAPI_INFO = {
     { name: "Auth", description: "Web sessions for the studio" },
     { name: "Account", description: "Keys, plan, credits and profiles" },
     { name: "Health", description: "Service health" },
+    { name: "Projects", description: "Diagram, configuration, DAG import, thumbnails and share links" },
+    { name: "Architecture versions", description: "Saved, comparable and restorable versions of a project" },
   ],
 };
 
@@ -53,7 +56,11 @@ export function createApp() {
     }),
   );
 
-  const routes = app.route("/", healthRouter).route("/", authRouter).route("/", accountRouter);
+  const routes = app
+    .route("/", healthRouter)
+    .route("/", authRouter)
+    .route("/", accountRouter)
+    .route("/", projectsRouter);
 
   registerSecuritySchemes(app);
   app.doc31("/api/v1/openapi.json", OPENAPI_INFO);

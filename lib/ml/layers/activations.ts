@@ -1,6 +1,15 @@
 import { z } from "zod";
 
-export const ACTIVATIONS = ["relu", "gelu", "sigmoid", "tanh", "softmax", "leaky_relu", "silu", "elu"] as const;
+export const ACTIVATIONS = [
+  "relu",
+  "gelu",
+  "sigmoid",
+  "tanh",
+  "softmax",
+  "leaky_relu",
+  "silu",
+  "elu",
+] as const;
 export type ActivationName = (typeof ACTIVATIONS)[number];
 
 /** Optional activation fused into Dense/Conv layers ("none" = linear). */

@@ -3,9 +3,18 @@ import { defineLayer } from "./layer-def";
 import { formatShape, rankError } from "./shape-math";
 
 export const multiHeadAttentionParamsSchema = z.object({
-  num_heads: z.number().int().min(1).max(256).default(4).describe("Number of attention heads; must divide the embedding size"),
+  num_heads: z
+    .number()
+    .int()
+    .min(1)
+    .max(256)
+    .default(4)
+    .describe("Number of attention heads; must divide the embedding size"),
   dropout: z.number().min(0).lt(1).default(0).describe("Dropout on the attention weights"),
-  causal: z.boolean().default(false).describe("Mask future positions (each query attends only to keys at or before it)"),
+  causal: z
+    .boolean()
+    .default(false)
+    .describe("Mask future positions (each query attends only to keys at or before it)"),
 });
 
 /**
@@ -23,8 +32,10 @@ export const multiHeadAttentionLayer = defineLayer({
   type: "MultiHeadAttention",
   label: "MultiHeadAttention",
   category: "Attention",
-  description: "Multi-head attention on [T, E] sequences. One input: self-attention; more: query, key, value on ports 0..2 (value defaults to key).",
-  pytorch: "nn.MultiheadAttention(embed_dim=E, num_heads, dropout, batch_first=True, kdim, vdim); out, _ = mha(q, k, v, need_weights=False)",
+  description:
+    "Multi-head attention on [T, E] sequences. One input: self-attention; more: query, key, value on ports 0..2 (value defaults to key).",
+  pytorch:
+    "nn.MultiheadAttention(embed_dim=E, num_heads, dropout, batch_first=True, kdim, vdim); out, _ = mha(q, k, v, need_weights=False)",
   paramsSchema: multiHeadAttentionParamsSchema,
   inputs: { min: 1, max: 3 },
   hasOutput: true,
@@ -41,7 +52,10 @@ export const multiHeadAttentionLayer = defineLayer({
       return { error: `embed_dim ${embed} is not divisible by num_heads ${p.num_heads}`, port: 0 };
     }
     if (k[0] !== v[0]) {
-      return { error: `key ${formatShape(k)} and value ${formatShape(v)} must have the same sequence length`, port: 2 };
+      return {
+        error: `key ${formatShape(k)} and value ${formatShape(v)} must have the same sequence length`,
+        port: 2,
+      };
     }
     return { shape: [q[0], embed] };
   },

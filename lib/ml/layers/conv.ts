@@ -5,8 +5,20 @@ import { formatShape, numel, rankError, windowOutput } from "./shape-math";
 
 function convParamsSchema() {
   return z.object({
-    out_channels: z.number().int().min(1).max(65_536).default(32).describe("Number of output channels (filters)"),
-    kernel_size: z.number().int().min(1).max(255).default(3).describe("Size of the (square) convolution window"),
+    out_channels: z
+      .number()
+      .int()
+      .min(1)
+      .max(65_536)
+      .default(32)
+      .describe("Number of output channels (filters)"),
+    kernel_size: z
+      .number()
+      .int()
+      .min(1)
+      .max(255)
+      .default(3)
+      .describe("Size of the (square) convolution window"),
     stride: z.number().int().min(1).max(255).default(1).describe("Step between windows"),
     padding: z.number().int().min(0).max(255).default(0).describe("Zero padding added on each side"),
     dilation: z.number().int().min(1).max(255).default(1).describe("Spacing between kernel elements"),
@@ -37,7 +49,9 @@ function convSpatial(layer: string, spatial: number[], p: ConvParams): ShapeResu
 
 function convFlops(inChannels: number, p: ConvParams, out: number[], kernelElems: number): number {
   const outElems = numel(out);
-  return outElems * (2 * inChannels * kernelElems + (p.bias ? 1 : 0) + activationFlopsPerElement(p.activation));
+  return (
+    outElems * (2 * inChannels * kernelElems + (p.bias ? 1 : 0) + activationFlopsPerElement(p.activation))
+  );
 }
 
 export const conv1dLayer = defineLayer({
@@ -45,7 +59,8 @@ export const conv1dLayer = defineLayer({
   label: "Conv1D",
   category: "Convolution",
   description: "1-D convolution over a channels-first sequence [C, L] -> [out_channels, L'].",
-  pytorch: "nn.Conv1d(in_channels=C, out_channels, kernel_size, stride, padding, dilation, bias=bias) + optional activation",
+  pytorch:
+    "nn.Conv1d(in_channels=C, out_channels, kernel_size, stride, padding, dilation, bias=bias) + optional activation",
   paramsSchema: conv1dParamsSchema,
   inputs: { min: 1, max: 1 },
   hasOutput: true,
@@ -65,7 +80,8 @@ export const conv2dLayer = defineLayer({
   label: "Conv2D",
   category: "Convolution",
   description: "2-D convolution over a channels-first image [C, H, W] -> [out_channels, H', W'].",
-  pytorch: "nn.Conv2d(in_channels=C, out_channels, kernel_size, stride, padding, dilation, bias=bias) + optional activation",
+  pytorch:
+    "nn.Conv2d(in_channels=C, out_channels, kernel_size, stride, padding, dilation, bias=bias) + optional activation",
   paramsSchema: conv2dParamsSchema,
   inputs: { min: 1, max: 1 },
   hasOutput: true,
@@ -76,6 +92,7 @@ export const conv2dLayer = defineLayer({
     if (!Array.isArray(sp)) return sp;
     return { shape: [p.out_channels, ...sp] };
   },
-  paramCount: ([x], p) => p.out_channels * x[0] * p.kernel_size * p.kernel_size + (p.bias ? p.out_channels : 0),
+  paramCount: ([x], p) =>
+    p.out_channels * x[0] * p.kernel_size * p.kernel_size + (p.bias ? p.out_channels : 0),
   flops: ([x], p, out) => convFlops(x[0], p, out, p.kernel_size * p.kernel_size),
 });

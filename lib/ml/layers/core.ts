@@ -4,7 +4,13 @@ import { defineLayer } from "./layer-def";
 import { formatShape, numel, rankError } from "./shape-math";
 
 export const denseParamsSchema = z.object({
-  units: z.number().int().min(1).max(1_048_576).default(64).describe("Output features (out_features of nn.Linear)"),
+  units: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_048_576)
+    .default(64)
+    .describe("Output features (out_features of nn.Linear)"),
   bias: z.boolean().default(true).describe("Learn an additive bias"),
   activation: fusedActivationSchema,
 });
@@ -27,7 +33,10 @@ export const denseLayer = defineLayer({
   flops: ([x], p, out) => {
     const rows = numel(x.slice(0, -1));
     const inF = x[x.length - 1];
-    return rows * (2 * inF * p.units + (p.bias ? p.units : 0)) + numel(out) * activationFlopsPerElement(p.activation);
+    return (
+      rows * (2 * inF * p.units + (p.bias ? p.units : 0)) +
+      numel(out) * activationFlopsPerElement(p.activation)
+    );
   },
 });
 
@@ -77,12 +86,18 @@ export const reshapeLayer = defineLayer({
     const knownProduct = numel(known);
     if (known.length === p.shape.length) {
       if (knownProduct !== total) {
-        return { error: `cannot reshape ${formatShape(x)} (${total} elements) to ${formatShape(p.shape)} (${knownProduct} elements)`, port: 0 };
+        return {
+          error: `cannot reshape ${formatShape(x)} (${total} elements) to ${formatShape(p.shape)} (${knownProduct} elements)`,
+          port: 0,
+        };
       }
       return { shape: [...p.shape] };
     }
     if (total % knownProduct !== 0) {
-      return { error: `cannot reshape ${formatShape(x)} (${total} elements) to ${formatShape(p.shape)}`, port: 0 };
+      return {
+        error: `cannot reshape ${formatShape(x)} (${total} elements) to ${formatShape(p.shape)}`,
+        port: 0,
+      };
     }
     return { shape: p.shape.map((d) => (d === -1 ? total / knownProduct : d)) };
   },
@@ -110,7 +125,13 @@ export const dropoutLayer = defineLayer({
 });
 
 export const embeddingParamsSchema = z.object({
-  num_embeddings: z.number().int().min(1).max(10_000_000).default(1000).describe("Vocabulary size (token ids must be < num_embeddings)"),
+  num_embeddings: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000_000)
+    .default(1000)
+    .describe("Vocabulary size (token ids must be < num_embeddings)"),
   embedding_dim: z.number().int().min(1).max(65_536).default(64).describe("Size of each embedding vector"),
 });
 

@@ -9,7 +9,9 @@ export const inputParamsSchema = z.object({
     .min(1)
     .max(4)
     .default([1, 28, 28])
-    .describe("Shape of one sample, batch excluded: [C,H,W] for images, [C,L] for Conv1D signals, [T] token ids, [T,F] sequences, [F] features"),
+    .describe(
+      "Shape of one sample, batch excluded: [C,H,W] for images, [C,L] for Conv1D signals, [T] token ids, [T,F] sequences, [F] features",
+    ),
   dtype: z
     .enum(DTYPES)
     .default("float32")
@@ -39,7 +41,9 @@ export const outputParamsSchema = z.object({
   loss: z
     .enum(LOSSES)
     .default("cross_entropy")
-    .describe("Training loss: cross_entropy = nn.CrossEntropyLoss on logits [C]; binary_cross_entropy = nn.BCEWithLogitsLoss on logits [K]; mse = nn.MSELoss on any shape"),
+    .describe(
+      "Training loss: cross_entropy = nn.CrossEntropyLoss on logits [C]; binary_cross_entropy = nn.BCEWithLogitsLoss on logits of the target's shape ([1], [K] multi-label, [1,H,W] masks); mse = nn.MSELoss on any shape",
+    ),
   num_classes: z
     .number()
     .int()
@@ -53,7 +57,8 @@ export const outputLayer = defineLayer({
   type: "Output",
   label: "Output",
   category: "Input/Output",
-  description: "Model head marker: identity that records which loss to train with. Feed it raw logits (no softmax/sigmoid) for the classification losses.",
+  description:
+    "Model head marker: identity that records which loss to train with. Feed it raw logits (no softmax/sigmoid) for the classification losses.",
   pytorch: "return value of forward(); loss: nn.CrossEntropyLoss | nn.BCEWithLogitsLoss | nn.MSELoss",
   paramsSchema: outputParamsSchema,
   inputs: { min: 1, max: 1 },
@@ -62,21 +67,32 @@ export const outputLayer = defineLayer({
   inferShape: ([x], p) => {
     if (p.loss === "cross_entropy") {
       if (x.length !== 1) {
-        return { error: `cross_entropy expects 1-D logits [C] but got ${formatShape(x)}; add Flatten/Dense or GlobalAvgPool before the Output`, port: 0 };
+        return {
+          error: `cross_entropy expects 1-D logits [C] but got ${formatShape(x)}; add Flatten/Dense or GlobalAvgPool before the Output`,
+          port: 0,
+        };
       }
-      if (x[0] < 2) return { error: `cross_entropy needs at least 2 classes but got ${formatShape(x)}`, port: 0 };
+      if (x[0] < 2)
+        return { error: `cross_entropy needs at least 2 classes but got ${formatShape(x)}`, port: 0 };
       if (p.num_classes !== undefined && p.num_classes !== x[0]) {
-        return { error: `num_classes is ${p.num_classes} but the incoming logits are ${formatShape(x)}`, port: 0 };
+        return {
+          error: `num_classes is ${p.num_classes} but the incoming logits are ${formatShape(x)}`,
+          port: 0,
+        };
       }
     } else if (p.loss === "binary_cross_entropy") {
-      if (x.length !== 1) {
-        return { error: `binary_cross_entropy expects 1-D logits [K] but got ${formatShape(x)}`, port: 0 };
-      }
-      if (p.num_classes !== undefined && p.num_classes !== x[0]) {
-        return { error: `num_classes is ${p.num_classes} but the incoming logits are ${formatShape(x)}`, port: 0 };
+      // Targets have the same shape as the logits: [1] binary, [K] multi-label, [1,H,W] masks...
+      if (p.num_classes !== undefined && p.num_classes !== x[x.length - 1]) {
+        return {
+          error: `num_classes is ${p.num_classes} but the incoming logits are ${formatShape(x)} (last dimension)`,
+          port: 0,
+        };
       }
     } else if (p.num_classes !== undefined && p.num_classes !== numel(x)) {
-      return { error: `num_classes is ${p.num_classes} but the incoming output has ${numel(x)} values ${formatShape(x)}`, port: 0 };
+      return {
+        error: `num_classes is ${p.num_classes} but the incoming output has ${numel(x)} values ${formatShape(x)}`,
+        port: 0,
+      };
     }
     return { shape: [...x] };
   },

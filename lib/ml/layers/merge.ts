@@ -37,7 +37,9 @@ export const concatenateParamsSchema = z.object({
     .min(-4)
     .max(3)
     .default(-1)
-    .describe("Dimension to join along, indexing the shape WITHOUT the batch (0 = channels for [C,H,W]; -1 = last); torch dim = axis + 1 when axis >= 0"),
+    .describe(
+      "Dimension to join along, indexing the shape WITHOUT the batch (0 = channels for [C,H,W]; -1 = last); torch dim = axis + 1 when axis >= 0",
+    ),
 });
 
 /** Normalises a batch-less axis (may be negative) for a tensor of the given rank, or null if out of range. */
@@ -61,13 +63,19 @@ export const concatenateLayer = defineLayer({
     const first = inputs[0];
     const axis = normalizeAxis(p.axis, first.length);
     if (axis === null) {
-      return { error: `axis ${p.axis} is out of range for ${first.length}-D input ${formatShape(first)}`, port: 0 };
+      return {
+        error: `axis ${p.axis} is out of range for ${first.length}-D input ${formatShape(first)}`,
+        port: 0,
+      };
     }
     const out = [...first];
     for (let port = 1; port < inputs.length; port++) {
       const s = inputs[port];
       if (s.length !== first.length) {
-        return { error: `Concatenate needs equal ranks: port ${port} is ${formatShape(s)} but port 0 is ${formatShape(first)}`, port };
+        return {
+          error: `Concatenate needs equal ranks: port ${port} is ${formatShape(s)} but port 0 is ${formatShape(first)}`,
+          port,
+        };
       }
       for (let d = 0; d < s.length; d++) {
         if (d !== axis && s[d] !== first[d]) {

@@ -11,14 +11,16 @@ export const batchNormLayer = defineLayer({
   type: "BatchNorm",
   label: "BatchNorm",
   category: "Normalization",
-  description: "Batch normalisation over the channel dimension (dim 0 of the shape): BatchNorm1d for [F] or [C, L], BatchNorm2d for [C, H, W].",
+  description:
+    "Batch normalisation over the channel dimension (dim 0 of the shape): BatchNorm1d for [F] or [C, L], BatchNorm2d for [C, H, W].",
   pytorch: "nn.BatchNorm1d(C, eps, momentum) for rank 1-2, nn.BatchNorm2d(C, eps, momentum) for rank 3",
   paramsSchema: batchNormParamsSchema,
   inputs: { min: 1, max: 1 },
   hasOutput: true,
   inputDtype: "float32",
   inferShape: ([x]) => {
-    if (x.length < 1 || x.length > 3) return { error: rankError("BatchNorm", "an [F], [C, L] or [C, H, W]", x), port: 0 };
+    if (x.length < 1 || x.length > 3)
+      return { error: rankError("BatchNorm", "an [F], [C, L] or [C, H, W]", x), port: 0 };
     return { shape: [...x] };
   },
   // weight + bias per channel; running_mean/var are buffers, not parameters.

@@ -3,20 +3,34 @@ import { defineLayer, type LayerDef, type ShapeResult } from "./layer-def";
 import { formatShape, numel, rankError, windowOutput } from "./shape-math";
 
 function poolParamsSchema() {
-  return z.object({
-    kernel_size: z.number().int().min(1).max(255).default(2).describe("Size of the (square) pooling window"),
-    stride: z
-      .number()
-      .int()
-      .min(1)
-      .max(255)
-      .optional()
-      .describe("Step between windows; defaults to kernel_size when empty"),
-    padding: z.number().int().min(0).max(127).default(0).describe("Implicit padding on each side (at most kernel_size / 2)"),
-  }).refine((p) => p.padding * 2 <= p.kernel_size, {
-    message: "padding must be at most half of kernel_size",
-    path: ["padding"],
-  });
+  return z
+    .object({
+      kernel_size: z
+        .number()
+        .int()
+        .min(1)
+        .max(255)
+        .default(2)
+        .describe("Size of the (square) pooling window"),
+      stride: z
+        .number()
+        .int()
+        .min(1)
+        .max(255)
+        .optional()
+        .describe("Step between windows; defaults to kernel_size when empty"),
+      padding: z
+        .number()
+        .int()
+        .min(0)
+        .max(127)
+        .default(0)
+        .describe("Implicit padding on each side (at most kernel_size / 2)"),
+    })
+    .refine((p) => p.padding * 2 <= p.kernel_size, {
+      message: "padding must be at most half of kernel_size",
+      path: ["padding"],
+    });
 }
 
 export const maxPool1dParamsSchema = poolParamsSchema();
@@ -38,7 +52,10 @@ function poolShape(layer: string, x: number[], dims: 1 | 2, p: PoolParams): Shap
   for (const len of x.slice(1)) {
     const o = windowOutput(len, p.kernel_size, poolStride(p), p.padding);
     if (o < 1) {
-      return { error: `${layer}: kernel_size ${p.kernel_size} is larger than the padded input ${formatShape(x)}`, port: 0 };
+      return {
+        error: `${layer}: kernel_size ${p.kernel_size} is larger than the padded input ${formatShape(x)}`,
+        port: 0,
+      };
     }
     out.push(o);
   }
@@ -101,15 +118,19 @@ export const globalAvgPoolParamsSchema = z.object({
   data_format: z
     .enum(["channels_first", "channels_last"])
     .default("channels_first")
-    .describe("channels_first: average the spatial dims of [C, L] / [C, H, W] -> [C]; channels_last: average every dim but the last, e.g. a [T, F] sequence over time -> [F]"),
+    .describe(
+      "channels_first: average the spatial dims of [C, L] / [C, H, W] -> [C]; channels_last: average every dim but the last, e.g. a [T, F] sequence over time -> [F]",
+    ),
 });
 
 export const globalAvgPoolLayer = defineLayer({
   type: "GlobalAvgPool",
   label: "GlobalAvgPool",
   category: "Pooling",
-  description: "Averages over all positions: [C, L] or [C, H, W] -> [C] (channels_first), or [T, F] -> [F] (channels_last).",
-  pytorch: "channels_first: x.mean(dim=(2,) or (2, 3)) i.e. nn.AdaptiveAvgPool1d/2d(1) + flatten; channels_last: x.mean(dim=tuple(range(1, x.dim() - 1)))",
+  description:
+    "Averages over all positions: [C, L] or [C, H, W] -> [C] (channels_first), or [T, F] -> [F] (channels_last).",
+  pytorch:
+    "channels_first: x.mean(dim=(2,) or (2, 3)) i.e. nn.AdaptiveAvgPool1d/2d(1) + flatten; channels_last: x.mean(dim=tuple(range(1, x.dim() - 1)))",
   paramsSchema: globalAvgPoolParamsSchema,
   inputs: { min: 1, max: 1 },
   hasOutput: true,
@@ -121,7 +142,8 @@ export const globalAvgPoolLayer = defineLayer({
       }
       return { shape: [x[0]] };
     }
-    if (x.length < 2) return { error: rankError("GlobalAvgPool (channels_last)", "at least a 2-D [T, F]", x), port: 0 };
+    if (x.length < 2)
+      return { error: rankError("GlobalAvgPool (channels_last)", "at least a 2-D [T, F]", x), port: 0 };
     return { shape: [x[x.length - 1]] };
   },
   paramCount: () => 0,

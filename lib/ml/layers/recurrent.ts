@@ -6,12 +6,22 @@ function recurrentParamsSchema() {
   return z.object({
     hidden_size: z.number().int().min(1).max(16_384).default(128).describe("Features in the hidden state"),
     num_layers: z.number().int().min(1).max(16).default(1).describe("Number of stacked recurrent layers"),
-    bidirectional: z.boolean().default(false).describe("Run a second layer backwards in time and concatenate both"),
+    bidirectional: z
+      .boolean()
+      .default(false)
+      .describe("Run a second layer backwards in time and concatenate both"),
     return_sequences: z
       .boolean()
       .default(false)
-      .describe("true: output every time step [T, H*dirs]; false: only the last time step [H*dirs] (output[:, -1, :])"),
-    dropout: z.number().min(0).lt(1).default(0).describe("Dropout between stacked layers (only when num_layers > 1)"),
+      .describe(
+        "true: output every time step [T, H*dirs]; false: only the last time step [H*dirs] (output[:, -1, :])",
+      ),
+    dropout: z
+      .number()
+      .min(0)
+      .lt(1)
+      .default(0)
+      .describe("Dropout between stacked layers (only when num_layers > 1)"),
   });
 }
 
@@ -36,7 +46,11 @@ export function recurrentParamCount(gates: number, inputSize: number, p: Recurre
   return total;
 }
 
-function makeRecurrent(type: "LSTM" | "GRU", schema: RecurrentSchema, gates: number): LayerDef<RecurrentSchema> {
+function makeRecurrent(
+  type: "LSTM" | "GRU",
+  schema: RecurrentSchema,
+  gates: number,
+): LayerDef<RecurrentSchema> {
   return defineLayer({
     type,
     label: type,

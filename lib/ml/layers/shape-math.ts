@@ -22,7 +22,13 @@ export function shapesEqual(a: readonly number[], b: readonly number[]): boolean
  * Output length of a convolution / pooling window along one axis, exactly as
  * PyTorch computes it: floor((L + 2p - d(k-1) - 1) / s + 1).
  */
-export function windowOutput(length: number, kernel: number, stride: number, padding: number, dilation = 1): number {
+export function windowOutput(
+  length: number,
+  kernel: number,
+  stride: number,
+  padding: number,
+  dilation = 1,
+): number {
   return Math.floor((length + 2 * padding - dilation * (kernel - 1) - 1) / stride + 1);
 }
 

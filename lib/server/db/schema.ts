@@ -1,2 +1,5 @@
 /** The database schema: one module per area, re-exported here for drizzle-kit and the db client. */
 export * from "./schema/accounts";
+export * from "./schema/datasets";
+export * from "./schema/jobs";
+export * from "./schema/projects";

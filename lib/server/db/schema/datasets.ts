@@ -1,0 +1,127 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type {
+  ColumnRole,
+  DatasetProfile,
+  DatasetSchemaInfo,
+  PiiReport,
+  StoredSplits,
+} from "../../services/datasets/types";
+import { users } from "./accounts";
+import { projects } from "./projects";
+
+/**
+ * Datasets (contract §4.5). A dataset is a named, owned container of immutable versions; each version
+ * is one uploaded file (blob `datasets/<version id>`), profiled once when it is created. Built-in
+ * datasets ship in the repository (data/builtin/) and have no rows here.
+ */
+export const DATASET_FORMATS = ["csv", "tsv", "jsonl", "parquet", "image_zip", "text"] as const;
+export type DatasetFormat = (typeof DATASET_FORMATS)[number];
+export const DATASET_VISIBILITIES = ["private", "public"] as const;
+export type DatasetVisibility = (typeof DATASET_VISIBILITIES)[number];
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const datasets = pgTable(
+  "datasets",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    visibility: text("visibility", { enum: DATASET_VISIBILITIES }).notNull().default("private"),
+    format: text("format", { enum: DATASET_FORMATS }).notNull(),
+    /** classification | regression | image_classification | language_modeling, or null when unknown. */
+    task: text("task"),
+    roles: jsonb("roles").$type<Record<string, ColumnRole>>().notNull().default({}),
+    /** The newest version (no foreign key: versions reference datasets). */
+    currentVersionId: text("current_version_id"),
+    /** Sum of the sizes of all versions: what the dataset counts against the owner's storage quota. */
+    sizeBytes: bigint("size_bytes", { mode: "number" }).notNull().default(0),
+    lastVersionNumber: integer("last_version_number").notNull().default(0),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("datasets_owner_updated_idx").on(t.ownerId, t.updatedAt),
+    index("datasets_visibility_idx").on(t.visibility),
+    check("datasets_visibility_check", sql`${t.visibility} in ('private', 'public')`),
+  ],
+);
+
+export const datasetVersions = pgTable(
+  "dataset_versions",
+  {
+    id: text("id").primaryKey(),
+    datasetId: text("dataset_id")
+      .notNull()
+      .references(() => datasets.id, { onDelete: "cascade" }),
+    /** 1, 2, 3… per dataset. */
+    number: integer("number").notNull(),
+    /** SHA-256 of the file, hex. */
+    contentHash: text("content_hash").notNull(),
+    /** Blob key (`datasets/<version id>`, see storage/blob-store.ts). */
+    blobKey: text("blob_key").notNull(),
+    /** The uploaded file's name (for downloads). */
+    fileName: text("file_name").notNull(),
+    sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
+    rowCount: bigint("row_count", { mode: "number" }),
+    schema: jsonb("schema").$type<DatasetSchemaInfo>().notNull(),
+    profile: jsonb("profile").$type<DatasetProfile>().notNull(),
+    piiReport: jsonb("pii_report").$type<PiiReport>(),
+    splits: jsonb("splits").$type<StoredSplits>(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("dataset_versions_number_idx").on(t.datasetId, t.number),
+    uniqueIndex("dataset_versions_hash_idx").on(t.datasetId, t.contentHash),
+  ],
+);
+
+/**
+ * Single-use download links minted by GET /datasets/{id}/meta. Only the SHA-256 of the nonce is stored;
+ * a download marks it used with `UPDATE … WHERE used_at IS NULL RETURNING`, so exactly one of many
+ * concurrent uses succeeds.
+ */
+export const datasetDownloadNonces = pgTable(
+  "dataset_download_nonces",
+  {
+    nonceHash: text("nonce_hash").primaryKey(),
+    datasetId: text("dataset_id").notNull(),
+    versionId: text("version_id").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("dataset_download_nonces_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * Datasets linked to a project: either an uploaded dataset (`dataset_id`, removed with it) or a
+ * built-in one (`builtin_id`, e.g. `builtin-iris`). `dataset_ref` is whichever of the two is set.
+ */
+export const projectDatasets = pgTable(
+  "project_datasets",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    datasetRef: text("dataset_ref").notNull(),
+    datasetId: text("dataset_id").references(() => datasets.id, { onDelete: "cascade" }),
+    builtinId: text("builtin_id"),
+    linkedBy: text("linked_by").references(() => users.id, { onDelete: "set null" }),
+    linkedAt: ts("linked_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.datasetRef] }),
+    index("project_datasets_dataset_idx").on(t.datasetId),
+    check(
+      "project_datasets_one_ref_check",
+      sql`(${t.datasetId} is not null and ${t.builtinId} is null and ${t.datasetRef} = ${t.datasetId})
+        or (${t.datasetId} is null and ${t.builtinId} is not null and ${t.datasetRef} = ${t.builtinId})`,
+    ),
+  ],
+);
