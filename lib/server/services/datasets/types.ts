@@ -96,7 +96,15 @@ export interface DatasetProfile {
   duration_ms: number;
 }
 
-export const PII_KINDS = ["email", "phone", "payment_card", "iban", "national_id", "ip_address", "person_name"] as const;
+export const PII_KINDS = [
+  "email",
+  "phone",
+  "payment_card",
+  "iban",
+  "national_id",
+  "ip_address",
+  "person_name",
+] as const;
 export type PiiKind = (typeof PII_KINDS)[number];
 
 export interface PiiFinding {
