@@ -22,14 +22,20 @@ npx tsx scripts/dump-openapi.ts "$tmp/openapi.json" >/dev/null
 npx redocly lint "$tmp/openapi.json" --config redocly.yaml
 rm -rf "$tmp"
 
+results=.test-results
+rm -rf "$results" && mkdir -p "$results"
+
 step "unit and API tests (embedded PGlite)"
-npx vitest run
+npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest-pglite.json"
 
 step "API tests against a PostgreSQL server"
-bash scripts/with-postgres.sh npx vitest run tests/api
+bash scripts/with-postgres.sh npx vitest run tests/api --reporter=default --reporter=json \
+  --outputFile.json="$results/vitest-postgres.json"
 
 step "production build"
 npx next build
 
 step "end-to-end tests (Chromium)"
-npx playwright test
+PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
+
+node scripts/summarize-tests.mjs "$results"
