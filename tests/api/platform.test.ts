@@ -49,3 +49,22 @@ describe("platform", () => {
     expect(r.json.title).toBe("Payload too large");
   });
 });
+
+describe("health when the database is down", () => {
+  it("answers 503 with the database reported down", async () => {
+    const { openDb, setDb } = await import("@/lib/server/db/client");
+    const broken = await openDb({ kind: "pglite-memory" });
+    await broken.close();
+    const { getDb } = await import("@/lib/server/db/client");
+    const healthy = await getDb();
+    setDb(broken);
+    try {
+      const r = await call(app, "GET", "/health");
+      expect(r.status).toBe(503);
+      expect(r.json.database.status).toBe("down");
+      expect(r.json.status).toBe("degraded");
+    } finally {
+      setDb({ db: healthy, target: { kind: "pglite-memory" }, close: async () => {} });
+    }
+  });
+});

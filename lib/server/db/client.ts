@@ -86,5 +86,9 @@ export function setDb(open: OpenDb): void {
 export async function closeDb(): Promise<void> {
   const open = globalForDb.__layerlineDb;
   globalForDb.__layerlineDb = undefined;
-  if (open) await (await open).close();
+  if (!open) return;
+  const { db, close } = await open;
+  const { flushUsage } = await import("../services/usage-recorder");
+  await flushUsage(db).catch(() => {});
+  await close();
 }
