@@ -1,12 +1,13 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { getDb } from "./db/client";
+import { streamingBodyLimit } from "./http/body-limit";
 import type { AppEnv } from "./http/env";
 import { registerSecuritySchemes } from "./http/openapi";
 import { handleError, problemResponse } from "./http/problem";
 import { requestId } from "./http/request-id";
 import { accountRouter } from "./routes/account/account.index";
 import { authRouter } from "./routes/auth/auth.index";
+import { datasetsRouter } from "./routes/datasets/datasets.index";
 import { healthRouter } from "./routes/health/health.index";
 import { projectsRouter } from "./routes/projects/projects.index";
 
@@ -31,10 +32,11 @@ export const OPENAPI_INFO = {
     { name: "Health", description: "Service health" },
     { name: "Projects", description: "Diagram, configuration, DAG import, thumbnails and share links" },
     { name: "Architecture versions", description: "Saved, comparable and restorable versions of a project" },
+    { name: "Datasets", description: "Upload, browse, profile, version, scan and split datasets" },
   ],
 };
 
-export function createApp() {
+export function createApp(opts: { maxRequestBytes?: number } = {}) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: undefined,
   });
@@ -50,17 +52,15 @@ export function createApp() {
   });
   app.use(
     "*",
-    bodyLimit({
-      maxSize: MAX_REQUEST_BYTES,
-      onError: (c) => problemResponse(c, 413, "The request body is larger than 550 MB."),
-    }),
+    streamingBodyLimit(opts.maxRequestBytes ?? MAX_REQUEST_BYTES, "The request body is larger than 550 MB."),
   );
 
   const routes = app
     .route("/", healthRouter)
     .route("/", authRouter)
     .route("/", accountRouter)
-    .route("/", projectsRouter);
+    .route("/", projectsRouter)
+    .route("/", datasetsRouter);
 
   registerSecuritySchemes(app);
   app.doc31("/api/v1/openapi.json", OPENAPI_INFO);

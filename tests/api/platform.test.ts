@@ -68,3 +68,42 @@ describe("health when the database is down", () => {
     }
   });
 });
+
+describe("streaming body limit", () => {
+  function chunkedBody(bytes: number): ReadableStream<Uint8Array> {
+    let sent = 0;
+    return new ReadableStream({
+      pull(controller) {
+        if (sent >= bytes) return controller.close();
+        const chunk = new Uint8Array(Math.min(1024, bytes - sent)).fill(32);
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+  }
+
+  it("refuses a chunked body (no Content-Length) once it passes the limit", async () => {
+    const { createApp } = await import("@/lib/server/app");
+    const small = createApp({ maxRequestBytes: 4096 });
+    const res = await small.request("/api/auth/signup", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: chunkedBody(20_000),
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect((await res.json()).title).toBe("Payload too large");
+  });
+
+  it("lets a chunked body under the limit through", async () => {
+    const { createApp } = await import("@/lib/server/app");
+    const small = createApp({ maxRequestBytes: 4096 });
+    const res = await small.request("/api/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: new Blob(['{"login":"nobody","password":"x"}']).stream(),
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(401);
+  });
+});

@@ -6,5 +6,4 @@
  * Add one line per capability, e.g.:
  *   import "../services/codegen-job";
  */
-
-export {};
+import "../services/datasets/dataset-jobs";

@@ -22,6 +22,8 @@ export interface CsvDialect {
   quote: string | null;
   escape: string | null;
   has_header: boolean;
+  /** Lines before the header (or the first row) that are not part of the table. */
+  skip_rows?: number;
   /** Column types were detected from every row (a sample had guessed wrong). */
   full_sample?: boolean;
 }

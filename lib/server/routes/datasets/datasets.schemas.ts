@@ -1,0 +1,387 @@
+import { z } from "@hono/zod-openapi";
+import { DATASET_FORMATS, DATASET_VISIBILITIES } from "../../db/schema";
+import { pageQuerySchema, skipLimitQuerySchema } from "../../http/paging";
+import { MAX_PREVIEW_ROWS } from "../../services/datasets/preview";
+import { COLUMN_ROLES, PII_KINDS } from "../../services/datasets/types";
+
+/** Request and response schemas of the dataset routes (the OpenAPI components). */
+
+const isoDate = () => z.string().openapi({ format: "date-time" });
+
+export const datasetIdParams = z.object({
+  dataset_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "dataset_id", in: "path" }, example: "builtin-iris" }),
+});
+
+export const versionParams = datasetIdParams.extend({
+  version_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "version_id", in: "path" } }),
+});
+
+export const taskIdParams = z.object({
+  task_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "task_id", in: "path" } }),
+});
+
+export const projectIdParams = z.object({
+  project_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "project_id", in: "path" } }),
+});
+
+export const projectDatasetParams = projectIdParams.extend({
+  dataset_id: datasetIdParams.shape.dataset_id,
+});
+
+const formatSchema = z.enum(DATASET_FORMATS);
+const roleSchema = z.enum(COLUMN_ROLES);
+const taskSchema = z.string().nullable().openapi({
+  description: "classification, regression, image_classification or language_modeling; null when unknown",
+});
+
+export const schemaColumnSchema = z
+  .object({
+    name: z.string(),
+    type: z.enum(["integer", "float", "boolean", "string", "date", "datetime", "other"]),
+    source_type: z.string().openapi({ description: "The engine's type, e.g. BIGINT, DOUBLE, VARCHAR" }),
+  })
+  .openapi("DatasetColumn");
+
+export const datasetSchemaInfoSchema = z
+  .object({
+    format: formatSchema,
+    columns: z.array(schemaColumnSchema),
+    dialect: z
+      .object({
+        delimiter: z.string(),
+        quote: z.string().nullable(),
+        escape: z.string().nullable(),
+        has_header: z.boolean(),
+        full_sample: z.boolean().optional(),
+      })
+      .optional(),
+    classes: z.array(z.string()).optional(),
+  })
+  .openapi("DatasetSchema");
+
+const imageSampleSchema = z.object({
+  path: z.string(),
+  label: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  thumbnail: z.string().optional().openapi({ description: "PNG data URL" }),
+});
+
+export const columnProfileSchema = z
+  .object({
+    name: z.string(),
+    type: schemaColumnSchema.shape.type,
+    count: z.number().int(),
+    missing: z.number().int(),
+    distinct: z.number().int(),
+    min: z.union([z.number(), z.string()]).nullable().optional(),
+    max: z.union([z.number(), z.string()]).nullable().optional(),
+    mean: z.number().nullable().optional(),
+    std: z.number().nullable().optional(),
+    histogram: z.array(z.object({ lo: z.number(), hi: z.number(), count: z.number().int() })).optional(),
+    top_values: z.array(z.object({ value: z.string(), count: z.number().int() })).optional(),
+  })
+  .openapi("DatasetColumnProfile");
+
+export const profileSchema = z
+  .object({
+    row_count: z.number().int(),
+    columns: z.array(columnProfileSchema),
+    images: z
+      .object({
+        classes: z.array(z.object({ name: z.string(), count: z.number().int() })),
+        sizes: z.array(
+          z.object({ width: z.number().int(), height: z.number().int(), count: z.number().int() }),
+        ),
+        width: z.object({ min: z.number(), max: z.number() }),
+        height: z.object({ min: z.number(), max: z.number() }),
+        formats: z.array(z.object({ format: z.string(), count: z.number().int() })),
+        channels: z.array(z.object({ channels: z.number().int(), count: z.number().int() })),
+        samples: z.array(imageSampleSchema),
+        skipped: z.number().int(),
+      })
+      .optional(),
+    text: z
+      .object({
+        lines: z.number().int(),
+        characters: z.number().int(),
+        words: z.number().int(),
+        distinct_characters: z.number().int(),
+        top_words: z.array(z.object({ value: z.string(), count: z.number().int() })),
+      })
+      .optional(),
+    duration_ms: z.number(),
+  })
+  .openapi("DatasetProfile");
+
+export const piiReportSchema = z
+  .object({
+    task_id: z.string().nullable(),
+    scanned_at: isoDate(),
+    rows_scanned: z.number().int(),
+    cells_scanned: z.number().int(),
+    has_pii: z.boolean(),
+    findings: z.array(
+      z.object({
+        column: z.string(),
+        kind: z.enum(PII_KINDS),
+        count: z.number().int().openapi({ description: "Cells with this kind of value" }),
+        examples: z.array(z.string()).openapi({ description: "Up to 3 masked examples" }),
+      }),
+    ),
+    columns: z.record(z.string(), z.partialRecord(z.enum(PII_KINDS), z.number().int())),
+  })
+  .openapi("PiiReport");
+
+export const splitsSummarySchema = z
+  .object({
+    kind: z.literal("explicit"),
+    train: z.number().int(),
+    validation: z.number().int(),
+    test: z.number().int(),
+    created_at: isoDate(),
+  })
+  .openapi("DatasetSplitsSummary");
+
+const userRefSchema = z.object({ id: z.string(), username: z.string() });
+
+export const datasetSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    builtin: z.boolean(),
+    read_only: z.boolean().openapi({ description: "True when the caller cannot change it" }),
+    owner: userRefSchema.nullable(),
+    visibility: z.enum(DATASET_VISIBILITIES),
+    format: formatSchema,
+    task: taskSchema,
+    roles: z.record(z.string(), roleSchema),
+    size_bytes: z.number().int().openapi({ description: "All versions together" }),
+    row_count: z.number().int().nullable(),
+    columns: z.array(schemaColumnSchema),
+    current_version_id: z.string().nullable(),
+    version_count: z.number().int(),
+    license: z.string().nullable(),
+    source: z.string().nullable(),
+    image_layout: z
+      .object({
+        width: z.number().int(),
+        height: z.number().int(),
+        channels: z.literal(1),
+        pixel_column_pattern: z.string(),
+        max_value: z.number(),
+      })
+      .nullable()
+      .openapi({ description: "Table datasets whose rows are images (e.g. builtin-digits)" }),
+    created_at: isoDate(),
+    updated_at: isoDate(),
+  })
+  .openapi("Dataset");
+
+export const versionSchema = z
+  .object({
+    id: z.string(),
+    dataset_id: z.string(),
+    number: z.number().int(),
+    is_current: z.boolean(),
+    file_name: z.string(),
+    content_hash: z.string().openapi({ description: "SHA-256 of the file, hex" }),
+    size_bytes: z.number().int(),
+    row_count: z.number().int().nullable(),
+    schema: datasetSchemaInfoSchema,
+    profile: profileSchema.optional().openapi({ description: "Only when one version is read" }),
+    pii_report: piiReportSchema.nullable(),
+    splits: splitsSummarySchema.nullable(),
+    created_by: userRefSchema.nullable(),
+    created_at: isoDate(),
+  })
+  .openapi("DatasetVersion");
+
+export const uploadResultSchema = z
+  .object({
+    dataset: datasetSchema,
+    version: versionSchema,
+    created: z.boolean().openapi({ description: "False when identical content was already a version" }),
+  })
+  .openapi("DatasetUploadResult");
+
+export const uploadFormSchema = {
+  type: "object" as const,
+  required: ["file"],
+  properties: {
+    file: {
+      type: "string" as const,
+      format: "binary",
+      description: "CSV, TSV, JSON Lines, Parquet, a ZIP of images in one folder per class, or plain text",
+    },
+    name: { type: "string" as const, maxLength: 120, description: "Defaults to the file name" },
+    description: { type: "string" as const, maxLength: 2000 },
+    dataset_id: { type: "string" as const, description: "Add the file as a new version of this dataset" },
+  },
+};
+
+export const previewQuerySchema = z.object({
+  rows: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_PREVIEW_ROWS)
+    .default(20)
+    .openapi({ description: `Rows to return (0–${MAX_PREVIEW_ROWS})` }),
+  version_id: z.string().max(64).optional().openapi({ description: "Default: the current version" }),
+});
+
+export const previewSchema = z
+  .object({
+    dataset_id: z.string(),
+    version_id: z.string(),
+    format: formatSchema,
+    columns: z.array(schemaColumnSchema),
+    rows: z.array(z.record(z.string(), z.unknown())),
+    row_count: z.number().int(),
+    profile: profileSchema,
+    images: z.array(imageSampleSchema.extend({ row: z.number().int() })),
+  })
+  .openapi("DatasetPreview");
+
+export const browseQuerySchema = skipLimitQuerySchema.extend({
+  q: z.string().trim().max(200).optional().openapi({ description: "Text in the name or description" }),
+  format: formatSchema.optional(),
+  task: z.string().max(40).optional(),
+  include_builtin: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true")
+    .openapi({ description: "Include the built-in datasets (default true)" }),
+  mine: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true")
+    .openapi({ description: "Only the caller's own datasets" }),
+});
+
+export const updateDatasetBodySchema = z
+  .object({
+    name: z.string().trim().min(1).max(120).optional(),
+    description: z.string().max(2000).optional(),
+    visibility: z.enum(DATASET_VISIBILITIES).optional(),
+  })
+  .strict()
+  .openapi("UpdateDatasetRequest");
+
+export const rolesBodySchema = z
+  .object({
+    roles: z.record(z.string(), roleSchema.nullable()).openapi({
+      description: "Column → role; null removes a column's role. Columns not named keep their role.",
+      example: { sepal_length_cm: "feature", species: "target" },
+    }),
+  })
+  .openapi("SetDatasetRolesRequest");
+
+export const rolesResultSchema = z
+  .object({ dataset_id: z.string(), roles: z.record(z.string(), roleSchema), task: taskSchema })
+  .openapi("DatasetRoles");
+
+export const metaSchema = datasetSchema
+  .extend({
+    version_id: z.string(),
+    file_name: z.string(),
+    content_hash: z.string(),
+    download_url: z
+      .string()
+      .openapi({ description: "Signed, single-use, valid 5 minutes; needs no credential" }),
+    download_expires_at: isoDate(),
+  })
+  .openapi("DatasetMeta");
+
+export const downloadQuerySchema = z.object({
+  version_id: z.string().max(64).optional().openapi({ description: "Default: the current version" }),
+  expires: z.string().max(20).optional().openapi({ description: "Signed link: expiry (Unix seconds)" }),
+  nonce: z.string().max(100).optional().openapi({ description: "Signed link: single-use nonce" }),
+  sig: z.string().max(100).optional().openapi({ description: "Signed link: HMAC signature" }),
+});
+
+export const versionsQuerySchema = pageQuerySchema;
+
+export const fromUrlBodySchema = z
+  .object({
+    url: z.string().max(2048).openapi({ example: "https://example.com/data.csv" }),
+    name: z.string().trim().min(1).max(120),
+    description: z.string().max(2000).optional(),
+  })
+  .openapi("CreateDatasetFromUrlRequest");
+
+export const taskSchemaOut = z
+  .object({
+    id: z.string(),
+    kind: z.enum(["fetch_url", "pii_scan"]),
+    state: z.enum(["queued", "running", "succeeded", "failed", "cancelled"]),
+    progress: z.number().openapi({ description: "0..1" }),
+    message: z.string().nullable(),
+    dataset_id: z.string().nullable(),
+    version_id: z.string().nullable(),
+    error: z.string().nullable(),
+    created_at: isoDate(),
+    finished_at: isoDate().nullable(),
+  })
+  .openapi("DatasetTask");
+
+export const taskAcceptedSchema = taskSchemaOut
+  .extend({ task_id: z.string().openapi({ description: "Poll GET /datasets/tasks/{task_id}" }) })
+  .openapi("DatasetTaskAccepted");
+
+export const splitsBodySchema = z
+  .object({
+    splits: z
+      .object({
+        train: z.array(z.number().int()).optional(),
+        validation: z.array(z.number().int()).optional(),
+        test: z.array(z.number().int()).optional(),
+      })
+      .strict()
+      .openapi({ description: "0-based row indices, in file order; disjoint; train required" }),
+  })
+  .openapi("SetExplicitSplitsRequest");
+
+export const splitsResultSchema = splitsSummarySchema
+  .extend({
+    dataset_id: z.string(),
+    version_id: z.string(),
+    row_count: z.number().int(),
+    unassigned: z.number().int(),
+  })
+  .openapi("DatasetSplits");
+
+export const quotaSchema = z
+  .object({
+    used_bytes: z.number().int(),
+    limit_bytes: z.number().int(),
+    per_file_limit_bytes: z.number().int(),
+    remaining_bytes: z.number().int(),
+  })
+  .openapi("StorageQuota");
+
+export const linkBodySchema = z
+  .object({ dataset_id: z.string().min(1).max(64) })
+  .openapi("LinkProjectDatasetRequest");
+
+export const linkedDatasetSchema = datasetSchema.extend({ linked_at: isoDate() }).openapi("LinkedDataset");
+
+export const projectLinksQuerySchema = skipLimitQuerySchema;

@@ -1,0 +1,124 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { datasets } from "../../db/schema";
+import { PayloadTooLargeError, PaymentRequiredError } from "../../errors";
+import { planOf } from "../../plans";
+
+/**
+ * Size limits of dataset files (contract §7, §8): 413 above the overall cap (500 MB), 402 when the
+ * plan's per-file limit is reached before that cap, 402 when the file would not fit in the storage
+ * quota. Environment overrides exist for tests and operators:
+ *   DATASET_MAX_FILE_BYTES     the overall cap (default 500 MB)
+ *   DATASET_UPLOAD_FILE_BYTES  the per-file limit of every plan
+ *   DATASET_STORAGE_BYTES      the storage quota of every plan
+ */
+export const DATASET_FILE_CAP_BYTES = 500 * 1024 * 1024;
+
+/** Multipart framing and the small text fields beside the file, allowed for in Content-Length checks. */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+function envBytes(name: string, env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  const n = Number(raw);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+export function fileCapBytes(env: NodeJS.ProcessEnv = process.env): number {
+  return envBytes("DATASET_MAX_FILE_BYTES", env) ?? DATASET_FILE_CAP_BYTES;
+}
+
+export function planFileBytes(plan: string, env: NodeJS.ProcessEnv = process.env): number {
+  return envBytes("DATASET_UPLOAD_FILE_BYTES", env) ?? planOf(plan).limits.upload_file_bytes;
+}
+
+export function planStorageBytes(plan: string, env: NodeJS.ProcessEnv = process.env): number {
+  return envBytes("DATASET_STORAGE_BYTES", env) ?? planOf(plan).limits.storage_bytes;
+}
+
+/** Bytes of dataset files the user stores (every version of every dataset they own). */
+export async function storageUsedBytes(db: Pick<Db, "select">, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ used: sql<string>`coalesce(sum(${datasets.sizeBytes}), 0)` })
+    .from(datasets)
+    .where(eq(datasets.ownerId, userId));
+  return Number(row?.used ?? 0);
+}
+
+export interface QuotaView {
+  used_bytes: number;
+  limit_bytes: number;
+  per_file_limit_bytes: number;
+  remaining_bytes: number;
+}
+
+export async function storageQuota(db: Db, user: { id: string; plan: string }): Promise<QuotaView> {
+  const used = await storageUsedBytes(db, user.id);
+  const limit = planStorageBytes(user.plan);
+  return {
+    used_bytes: used,
+    limit_bytes: limit,
+    per_file_limit_bytes: Math.min(fileCapBytes(), planFileBytes(user.plan)),
+    remaining_bytes: Math.max(0, limit - used),
+  };
+}
+
+const MB = 1024 * 1024;
+function human(bytes: number): string {
+  return bytes >= MB ? `${Math.round((bytes / MB) * 10) / 10} MB` : `${bytes} bytes`;
+}
+
+/**
+ * The limits one incoming file is held to; `check` is called with the running byte count and throws
+ * as soon as a limit is crossed (the smallest one crossed decides the status).
+ */
+export class FileBudget {
+  constructor(
+    readonly capBytes: number,
+    readonly planFileBytes: number,
+    readonly remainingBytes: number,
+  ) {}
+
+  static async forUser(db: Db, user: { id: string; plan: string }): Promise<FileBudget> {
+    const quota = await storageQuota(db, user);
+    return new FileBudget(fileCapBytes(), planFileBytes(user.plan), quota.remaining_bytes);
+  }
+
+  /** The most bytes a file may have. */
+  get maxBytes(): number {
+    return Math.min(this.capBytes, this.planFileBytes, this.remainingBytes);
+  }
+
+  check(bytes: number): void {
+    if (bytes <= this.maxBytes) return;
+    const crossed = [
+      { at: this.capBytes, err: () => this.tooLarge() },
+      { at: this.planFileBytes, err: () => this.overPlan() },
+      { at: this.remainingBytes, err: () => this.overQuota() },
+    ]
+      .filter((l) => bytes > l.at)
+      .sort((a, b) => a.at - b.at);
+    throw crossed[0].err();
+  }
+
+  /** Early refusal from a declared length (Content-Length, or a server's for URL fetches). */
+  checkDeclared(declaredBytes: number, overhead = 0): void {
+    this.check(declaredBytes - overhead);
+  }
+
+  tooLarge(): PayloadTooLargeError {
+    return new PayloadTooLargeError(`Dataset files are limited to ${human(this.capBytes)}.`);
+  }
+
+  overPlan(): PaymentRequiredError {
+    return new PaymentRequiredError(
+      `Your plan allows dataset files of up to ${human(this.planFileBytes)}; upgrade to upload larger files.`,
+    );
+  }
+
+  overQuota(): PaymentRequiredError {
+    return new PaymentRequiredError(
+      `The file does not fit in your storage quota (${human(this.remainingBytes)} left); delete datasets or upgrade.`,
+    );
+  }
+}
