@@ -1,5 +1,6 @@
 import os from "node:os";
 import { type Db, getDb, targetFromEnv } from "../db/client";
+import { DomainError } from "../errors";
 import { randomBase62 } from "../ids";
 import {
   type ClaimedJob,
@@ -208,7 +209,13 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
         outcome = { kind: "retry", error: errorMessage(err), delayMs: retryDelay(err, job.attempts) };
       } else {
         outcome = { kind: "failed", error: errorMessage(err) };
-        if (!(err instanceof RetryableJobError) && err instanceof Error && err.stack) {
+        // Expected failures (domain errors: bad input, limits) are recorded without a stack trace.
+        if (
+          !(err instanceof RetryableJobError) &&
+          !(err instanceof DomainError) &&
+          err instanceof Error &&
+          err.stack
+        ) {
           log("error", `${label} failed: ${err.stack}`);
         }
       }
