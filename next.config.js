@@ -2,7 +2,17 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "postgres"],
+  // Native or WASM modules loaded at run time from node_modules, never bundled.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@node-rs/argon2",
+    "postgres",
+    "@duckdb/node-api",
+    "@duckdb/node-bindings",
+    "sharp",
+    "@tensorflow/tfjs",
+    "@tensorflow/tfjs-backend-wasm",
+  ],
 };
 
 export default nextConfig;
