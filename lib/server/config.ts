@@ -12,7 +12,7 @@ export interface ServerConfig {
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
-    dataDir: path.resolve(env.DATA_DIR ?? ".data"),
+    dataDir: path.resolve(/* turbopackIgnore: true */ env.DATA_DIR ?? ".data"),
     databaseUrl: env.DATABASE_URL || undefined,
     signingSecret: env.LAYERLINE_SECRET || undefined,
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),

@@ -140,11 +140,14 @@ export function builtinVersionId(b: BuiltinDataset): string {
 }
 
 export function builtinDir(): string {
-  return path.resolve(process.env.BUILTIN_DATASETS_DIR ?? path.join(process.cwd(), "data", "builtin"));
+  return path.resolve(
+    /* turbopackIgnore: true */ process.env.BUILTIN_DATASETS_DIR ??
+      path.join(process.cwd(), "data", "builtin"),
+  );
 }
 
 export function builtinPath(b: BuiltinDataset): string {
-  return path.join(builtinDir(), b.file);
+  return path.join(/* turbopackIgnore: true */ builtinDir(), b.file);
 }
 
 export interface BuiltinVersionData {
@@ -159,7 +162,7 @@ const cache = new Map<string, Promise<BuiltinVersionData>>();
 
 async function computeVersionData(b: BuiltinDataset): Promise<BuiltinVersionData> {
   const file = builtinPath(b);
-  const content = await fs.promises.readFile(file);
+  const content = await fs.promises.readFile(/* turbopackIgnore: true */ file);
   const detected = b.format === "csv" ? await detectFormat(file, b.file) : { format: "text" as const };
   const { schema, profile } = await profileFile(file, detected);
   const roles: Record<string, ColumnRole> = {};
