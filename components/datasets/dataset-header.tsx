@@ -1,0 +1,88 @@
+"use client";
+
+import { ChevronRight, UploadCloud } from "lucide-react";
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { formatBytes, formatCount, formatLabel, formatRelative, taskLabel } from "@/lib/datasets-ui/format";
+import type { Dataset, DatasetVersion } from "./types";
+
+function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className="min-w-20">
+      <dt className="text-xs text-muted">{label}</dt>
+      <dd className="mt-0.5 text-sm font-medium tabular-nums" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+/** Name, badges, description and the key numbers of a dataset and the version in view. */
+export function DatasetHeader({
+  dataset,
+  version,
+  onUploadVersion,
+}: {
+  dataset: Dataset;
+  version: DatasetVersion | undefined;
+  onUploadVersion: () => void;
+}) {
+  return (
+    <header className="mb-6">
+      <nav aria-label="Breadcrumb" className="mb-3 flex items-center gap-1 text-sm text-muted">
+        <Link href="/datasets" className="hover:text-fg hover:underline">
+          Datasets
+        </Link>
+        <ChevronRight aria-hidden className="h-3.5 w-3.5" />
+        <span aria-current="page" className="truncate text-fg">
+          {dataset.name}
+        </span>
+      </nav>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-2">
+            <h1 className="text-2xl font-semibold tracking-tight">{dataset.name}</h1>
+            {dataset.builtin ? <Badge tone="accent">Built-in</Badge> : null}
+            {!dataset.builtin && dataset.read_only ? <Badge>Public · {dataset.owner?.username}</Badge> : null}
+            {!dataset.read_only && dataset.visibility === "public" ? <Badge tone="ok">Public</Badge> : null}
+            {dataset.task ? <Badge tone="ok">{taskLabel(dataset.task)}</Badge> : null}
+          </div>
+          {dataset.description ? (
+            <p className="mt-1 max-w-3xl text-sm text-muted">{dataset.description}</p>
+          ) : null}
+          {dataset.source || dataset.license ? (
+            <p className="mt-1 text-xs text-muted">
+              {dataset.source ? <>Source: {dataset.source}. </> : null}
+              {dataset.license ? <>Licence: {dataset.license}.</> : null}
+            </p>
+          ) : null}
+        </div>
+        {dataset.read_only ? null : (
+          <Button variant="secondary" onClick={onUploadVersion}>
+            <UploadCloud aria-hidden className="h-4 w-4" /> New version
+          </Button>
+        )}
+      </div>
+      <dl className="mt-4 flex flex-wrap gap-x-8 gap-y-3 rounded-lg border border-border bg-panel px-5 py-3">
+        <Stat label="Format" value={formatLabel(version?.schema.format ?? dataset.format)} />
+        <Stat
+          label="Rows"
+          value={formatCount(version?.row_count ?? dataset.row_count)}
+          testId="header-rows"
+        />
+        <Stat label="Columns" value={formatCount((version?.schema.columns ?? dataset.columns).length)} />
+        <Stat label="Size" value={formatBytes(version?.size_bytes ?? dataset.size_bytes)} />
+        <Stat
+          label="Version"
+          value={version ? `v${version.number} of ${dataset.version_count}` : `${dataset.version_count}`}
+          testId="header-version"
+        />
+        <Stat
+          label="Updated"
+          value={dataset.builtin ? "Built-in" : formatRelative(version?.created_at ?? dataset.updated_at)}
+        />
+      </dl>
+    </header>
+  );
+}

@@ -1,0 +1,48 @@
+"use client";
+
+import { HardDrive } from "lucide-react";
+import { cn } from "@/components/ui/cn";
+import { $api } from "@/lib/api/client";
+import { formatBytes, formatPercent } from "@/lib/datasets-ui/format";
+import { quotaUsage } from "@/lib/datasets-ui/upload-errors";
+
+const BAR_TONES = { ok: "bg-accent", warn: "bg-warn", danger: "bg-danger" } as const;
+
+/** Storage used by the caller's datasets against the plan's quota. */
+export function QuotaBar() {
+  const { data } = $api.useQuery("get", "/api/v1/datasets/storage/quota");
+  const usage = data ? quotaUsage(data.used_bytes, data.limit_bytes) : null;
+  return (
+    <div className="flex min-w-64 flex-[1_1_18rem] items-center gap-3 rounded-lg border border-border bg-panel px-4 py-3">
+      <div className="flex h-9 w-9 shrink-0 items-center justify-center rounded-md bg-panel-2 text-muted">
+        <HardDrive aria-hidden className="h-4 w-4" />
+      </div>
+      <div className="min-w-0 flex-1">
+        <div className="flex items-baseline justify-between gap-3 text-sm">
+          <span className="font-medium">Storage</span>
+          <span className="text-muted tabular-nums" data-testid="quota-text">
+            {data ? `${formatBytes(data.used_bytes)} of ${formatBytes(data.limit_bytes)}` : "…"}
+          </span>
+        </div>
+        <meter
+          className="sr-only"
+          aria-label="Storage used"
+          min={0}
+          max={data?.limit_bytes ?? 1}
+          value={data?.used_bytes ?? 0}
+        >
+          {data && usage ? `${formatPercent(usage.share)} used` : "Loading"}
+        </meter>
+        <div aria-hidden className="mt-1.5 h-1.5 overflow-hidden rounded-full bg-panel-2">
+          <div
+            className={cn("h-full rounded-full", usage ? BAR_TONES[usage.tone] : "bg-border")}
+            style={{ width: `${usage ? Math.max(usage.share * 100, usage.share > 0 ? 1 : 0) : 0}%` }}
+          />
+        </div>
+        {data ? (
+          <p className="mt-1 text-xs text-muted">Files up to {formatBytes(data.per_file_limit_bytes)} each</p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
