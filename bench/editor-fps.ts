@@ -1,0 +1,243 @@
+/**
+ * Editor frame rate while dragging a node, on big diagrams.
+ *
+ *   npx next build && npx next start -p 3200       (any running built server)
+ *   BENCH_BASE_URL=http://localhost:3200 npx tsx bench/editor-fps.ts [sizes…]
+ *
+ * Seeds a user and one project per size (default 500 and 5,000 layers: lib/ml's syntheticGraph, its
+ * chain wrapped into columns so that the whole diagram fits on screen at once: the worst case, every
+ * node and edge rendered) through the API, opens each in Chromium (CHROMIUM_PATH, default /usr/bin/chromium)
+ * and counts requestAnimationFrame callbacks while the mouse drags a node for a few seconds, twice:
+ * with the whole diagram fitted in view (every node rendered) and zoomed in to 100% (only what is on
+ * screen rendered). Prints frames per second and frame-time percentiles.
+ */
+import { randomBytes } from "node:crypto";
+import { type CDPSession, chromium, type Page } from "@playwright/test";
+import { syntheticGraph } from "../lib/ml/graph-builder";
+import type { ArchitectureGraph } from "../lib/ml/graph-types";
+
+const BASE = (process.env.BENCH_BASE_URL ?? process.env.E2E_BASE_URL ?? "http://localhost:3200").replace(
+  /\/$/,
+  "",
+);
+const SIZES = process.argv.slice(2).map(Number).filter(Boolean);
+const DRAG_MS = Number(process.env.BENCH_DRAG_MS ?? 4000);
+
+async function signUp(): Promise<string> {
+  const username = `bench${randomBytes(4).toString("hex")}`;
+  const res = await fetch(`${BASE}/api/auth/signup`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: BASE },
+    body: JSON.stringify({ username, email: `${username}@example.com`, password: "correct horse battery" }),
+  });
+  if (res.status !== 201) throw new Error(`signup: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]);
+  return cookie.join("; ");
+}
+
+/**
+ * Nodes in graph order, top to bottom in columns of `rows` (elkjs's layered layout overflows its
+ * stack on a chain thousands of layers deep, and a single column would not fit on any screen).
+ */
+function wrapInColumns(graph: ArchitectureGraph, rows: number): ArchitectureGraph {
+  return {
+    ...graph,
+    nodes: graph.nodes.map((n, i) => ({
+      ...n,
+      position: { x: Math.floor(i / rows) * 260, y: (i % rows) * 120 },
+    })),
+  };
+}
+
+async function seed(cookie: string, size: number): Promise<{ id: string }> {
+  const { graph } = syntheticGraph(size);
+  const laid = wrapInColumns(graph, Math.ceil(Math.sqrt(size * 1.3)));
+  const res = await fetch(`${BASE}/api/v1/projects`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: BASE, Cookie: cookie },
+    body: JSON.stringify({ name: `Bench ${size} layers`, graph: laid }),
+  });
+  if (res.status !== 201) throw new Error(`create: ${res.status} ${await res.text()}`);
+  return { id: ((await res.json()) as { id: string }).id };
+}
+
+interface Measure {
+  /** Seconds of main-thread work during the drag, from the DevTools protocol's Performance metrics. */
+  script: number;
+  styleLayout: number;
+  fps: number;
+  p50: number;
+  p95: number;
+  max: number;
+  longFrames: number;
+  renderedNodes: number;
+  moves: number;
+}
+
+const sessions = new WeakMap<Page, CDPSession>();
+
+/** Main-thread counters (ScriptDuration, LayoutDuration…) of the DevTools protocol, in seconds. */
+async function metrics(page: Page): Promise<Record<string, number>> {
+  let cdp = sessions.get(page);
+  if (!cdp) {
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send("Performance.enable");
+    sessions.set(page, cdp);
+  }
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  return Object.fromEntries(metrics.map((m) => [m.name, m.value]));
+}
+
+async function measureDrag(page: Page): Promise<Measure> {
+  // The node nearest the middle of the canvas.
+  const target = await page.evaluate(() => {
+    const pane = document.querySelector(".react-flow")?.getBoundingClientRect();
+    if (!pane) return null;
+    const cx = pane.left + pane.width / 2;
+    const cy = pane.top + pane.height / 2;
+    let best: { x: number; y: number; d: number } | null = null;
+    for (const el of document.querySelectorAll(".react-flow__node")) {
+      const r = el.getBoundingClientRect();
+      if (
+        r.width === 0 ||
+        r.bottom < pane.top ||
+        r.top > pane.bottom ||
+        r.right < pane.left ||
+        r.left > pane.right
+      )
+        continue;
+      const x = r.left + r.width / 2;
+      const y = r.top + Math.min(12, r.height / 3);
+      const d = (x - cx) ** 2 + (y - cy) ** 2;
+      if (!best || d < best.d) best = { x, y, d };
+    }
+    return best;
+  });
+  if (!target) throw new Error("no node on screen");
+  await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __run: boolean };
+    w.__frames = [];
+    w.__run = true;
+    const loop = (t: number) => {
+      if (!w.__run) return;
+      w.__frames.push(t);
+      requestAnimationFrame(loop);
+    };
+    requestAnimationFrame(loop);
+  });
+  const before = await metrics(page);
+  await page.mouse.move(target.x, target.y);
+  await page.mouse.down();
+  const start = Date.now();
+  let moves = 0;
+  while (Date.now() - start < DRAG_MS) {
+    const t = (Date.now() - start) / 1000;
+    await page.mouse.move(target.x + Math.sin(t * 3) * 120, target.y + Math.sin(t * 2) * 80);
+    moves++;
+  }
+  await page.mouse.up();
+  const after = await metrics(page);
+  const delta = (k: string) => (after[k] ?? 0) - (before[k] ?? 0);
+  const { frames, renderedNodes } = await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __run: boolean };
+    w.__run = false;
+    return { frames: w.__frames, renderedNodes: document.querySelectorAll(".react-flow__node").length };
+  });
+  const deltas = frames.slice(1).map((t, i) => t - frames[i]);
+  const sorted = [...deltas].sort((a, b) => a - b);
+  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  const seconds = (frames[frames.length - 1] - frames[0]) / 1000;
+  return {
+    script: delta("ScriptDuration"),
+    styleLayout: delta("RecalcStyleDuration") + delta("LayoutDuration"),
+    fps: (frames.length - 1) / seconds,
+    p50: pct(0.5),
+    p95: pct(0.95),
+    max: sorted[sorted.length - 1] ?? 0,
+    longFrames: deltas.filter((d) => d > 50).length,
+    renderedNodes,
+    moves,
+  };
+}
+
+function row(label: string, m: Measure) {
+  return `${label.padEnd(26)} ${m.fps.toFixed(1).padStart(6)} fps   p50 ${m.p50.toFixed(1).padStart(6)} ms   p95 ${m.p95
+    .toFixed(1)
+    .padStart(
+      6,
+    )} ms   max ${m.max.toFixed(0).padStart(5)} ms   >50ms ${String(m.longFrames).padStart(3)}   nodes in DOM ${String(
+    m.renderedNodes,
+  ).padStart(
+    5,
+  )}   pointer moves ${String(m.moves).padStart(3)}   JS ${m.script.toFixed(1)} s, style+layout ${m.styleLayout.toFixed(1)} s`;
+}
+
+async function main() {
+  const sizes = SIZES.length > 0 ? SIZES : [500, 5000];
+  const cookie = await signUp();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  });
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  // tsx (esbuild keepNames) wraps named functions in __name(); give the page's evaluations that helper.
+  await context.addInitScript("window.__name = (fn) => fn;");
+  const [name, value] = cookie.split(";")[0].split("=");
+  await context.addCookies([{ name, value, url: BASE }]);
+  console.log(
+    `Editor drag frame rate at ${BASE} (Chromium ${browser.version()}, headless, software rendering)\n`,
+  );
+  for (const size of sizes) {
+    const { id } = await seed(cookie, size);
+    const page = await context.newPage();
+    const t0 = Date.now();
+    const thumbnail = page
+      .waitForResponse((r) => r.url().endsWith("/thumbnail") && r.request().method() === "POST", {
+        timeout: 60_000,
+      })
+      .catch(() => null);
+    await page.goto(`${BASE}/projects/${id}`);
+    // Open = the diagram fitted and shown (the canvas stays transparent until then).
+    await page.waitForFunction(
+      () => {
+        const flow = document.querySelector(".react-flow");
+        return Boolean(
+          flow && document.querySelector(".react-flow__node") && !flow.classList.contains("opacity-0"),
+        );
+      },
+      undefined,
+      { timeout: 180_000, polling: 100 },
+    );
+    const openMs = Date.now() - t0;
+    await thumbnail; // the first-open preview, so it does not run during the measurement
+    const fitted = await measureDrag(page);
+    // Zoom in to 100% around the middle, where people edit.
+    const box = await page.locator(".react-flow__pane").boundingBox();
+    if (!box) throw new Error("no canvas");
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 40; i++) {
+      const zoom = await page.evaluate(() => {
+        const t = document.querySelector<HTMLElement>(".react-flow__viewport")?.style.transform ?? "";
+        return Number(/scale\(([\d.]+)\)/.exec(t)?.[1] ?? 1);
+      });
+      if (zoom >= 0.95) break;
+      await page.mouse.wheel(0, -200);
+      await page
+        .locator(".react-flow__viewport")
+        .evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+    }
+    const zoomed = await measureDrag(page);
+    console.log(
+      `${size} layers (${size > 300 ? "only visible elements rendered" : "all rendered"}): editor open ${(openMs / 1000).toFixed(1)} s`,
+    );
+    console.log(`  ${row("whole diagram in view", fitted)}`);
+    console.log(`  ${row("zoomed in to 100%", zoomed)}\n`);
+    await page.close();
+  }
+  await browser.close();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

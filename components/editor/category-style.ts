@@ -1,0 +1,27 @@
+import type { LayerCategory } from "@/lib/ml";
+
+/** A colour per palette category: the stripe on nodes and the dot in the palette. */
+export const CATEGORY_COLOR: Record<LayerCategory, string> = {
+  "Input/Output": "bg-slate-500",
+  Core: "bg-indigo-500",
+  Convolution: "bg-sky-500",
+  Pooling: "bg-cyan-500",
+  Normalization: "bg-teal-500",
+  Recurrent: "bg-amber-500",
+  Attention: "bg-fuchsia-500",
+  Merge: "bg-rose-500",
+  Activation: "bg-lime-500",
+};
+
+/** The same colours for the minimap (SVG fill). */
+export const CATEGORY_FILL: Record<LayerCategory, string> = {
+  "Input/Output": "#64748b",
+  Core: "#6366f1",
+  Convolution: "#0ea5e9",
+  Pooling: "#06b6d4",
+  Normalization: "#14b8a6",
+  Recurrent: "#f59e0b",
+  Attention: "#d946ef",
+  Merge: "#f43f5e",
+  Activation: "#84cc16",
+};

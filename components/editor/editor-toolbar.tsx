@@ -1,0 +1,115 @@
+"use client";
+
+import { useReactFlow } from "@xyflow/react";
+import { ChevronLeft, Keyboard, Maximize, Redo2, Save, Share2, Undo2, Workflow } from "lucide-react";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { useEditorStore } from "./editor-store-context";
+import { ProjectNameInput } from "./project-name-input";
+import { SaveStatusText } from "./save-status";
+import { useAutoLayout } from "./use-auto-layout";
+import type { SaveStatus } from "./use-autosave";
+
+function IconButton({
+  label,
+  shortcut,
+  onClick,
+  disabled,
+  children,
+}: {
+  label: string;
+  shortcut?: string;
+  onClick: () => void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={shortcut ? `${label} (${shortcut})` : label}
+      aria-keyshortcuts={shortcut}
+      onClick={onClick}
+      disabled={disabled}
+      className="inline-flex h-8 w-8 items-center justify-center rounded-md text-muted hover:bg-panel-2 hover:text-fg disabled:pointer-events-none disabled:opacity-40"
+    >
+      {children}
+    </button>
+  );
+}
+
+export function EditorToolbar({
+  projectId,
+  name,
+  saveStatus,
+  onRetrySave,
+  onShare,
+  onSaveVersion,
+  onHelp,
+}: {
+  projectId: string;
+  name: string;
+  saveStatus: SaveStatus;
+  onRetrySave: () => void;
+  onShare: () => void;
+  onSaveVersion: () => void;
+  onHelp: () => void;
+}) {
+  const canUndo = useEditorStore((s) => s.history.past.length > 0);
+  const canRedo = useEditorStore((s) => s.history.future.length > 0);
+  const undo = useEditorStore((s) => s.undo);
+  const redo = useEditorStore((s) => s.redo);
+  const empty = useEditorStore((s) => s.nodes.length === 0);
+  const layout = useAutoLayout();
+  const { fitView } = useReactFlow();
+  return (
+    <header className="flex h-12 shrink-0 items-center gap-2 border-b border-border bg-panel px-3">
+      <Link
+        href="/projects"
+        className="inline-flex h-8 items-center gap-1 rounded-md pr-2 pl-1 text-sm text-muted hover:bg-panel-2 hover:text-fg"
+      >
+        <ChevronLeft aria-hidden className="h-4 w-4" /> Projects
+      </Link>
+      <span aria-hidden className="text-border">
+        /
+      </span>
+      <ProjectNameInput projectId={projectId} name={name} />
+      <SaveStatusText status={saveStatus} onRetry={onRetrySave} />
+      {layout.error ? (
+        <span role="alert" className="text-xs text-danger">
+          {layout.error}
+        </span>
+      ) : null}
+      <div className="ml-auto flex items-center gap-0.5">
+        <IconButton label="Undo" shortcut="Control+Z" onClick={undo} disabled={!canUndo}>
+          <Undo2 aria-hidden className="h-4 w-4" />
+        </IconButton>
+        <IconButton label="Redo" shortcut="Control+Shift+Z" onClick={redo} disabled={!canRedo}>
+          <Redo2 aria-hidden className="h-4 w-4" />
+        </IconButton>
+        <span aria-hidden className="mx-1 h-5 w-px bg-border" />
+        <IconButton label="Auto-layout" onClick={layout.run} disabled={empty || layout.busy}>
+          <Workflow aria-hidden className="h-4 w-4" />
+        </IconButton>
+        <IconButton
+          label="Fit view"
+          onClick={() => fitView({ duration: 300, maxZoom: 1, padding: 0.15 })}
+          disabled={empty}
+        >
+          <Maximize aria-hidden className="h-4 w-4" />
+        </IconButton>
+        <IconButton label="Keyboard shortcuts" shortcut="?" onClick={onHelp}>
+          <Keyboard aria-hidden className="h-4 w-4" />
+        </IconButton>
+        <span aria-hidden className="mx-1 h-5 w-px bg-border" />
+        <Button variant="secondary" size="sm" onClick={onShare}>
+          <Share2 aria-hidden className="h-4 w-4" /> Share
+        </Button>
+        <Button size="sm" onClick={onSaveVersion} title="Save version (Ctrl+S)" aria-keyshortcuts="Control+S">
+          <Save aria-hidden className="h-4 w-4" /> Save version
+        </Button>
+      </div>
+    </header>
+  );
+}

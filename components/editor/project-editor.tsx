@@ -1,0 +1,187 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { ReactFlowProvider, useNodesInitialized } from "@xyflow/react";
+import { FileQuestion, MousePointerSquareDashed } from "lucide-react";
+import Link from "next/link";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ShareDialog } from "@/components/projects/share-dialog";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { useRestoreVersion } from "@/components/versions/use-restore-version";
+import { VersionsPanel } from "@/components/versions/versions-panel";
+import { $api, ApiError, type Schemas } from "@/lib/api/client";
+import { EditorCanvas } from "./editor-canvas";
+import { EditorStoreProvider, useEditorStore } from "./editor-store-context";
+import { EditorToolbar } from "./editor-toolbar";
+import { Inspector } from "./inspector";
+import { Palette } from "./palette";
+import { SaveVersionDialog } from "./save-version-dialog";
+import { ShortcutsDialog } from "./shortcuts-dialog";
+import { SidePanel } from "./side-panel";
+import { StatusBar } from "./status-bar";
+import { TrainingForm } from "./training-form";
+import { useAutosave } from "./use-autosave";
+import { useEditorShortcuts } from "./use-editor-shortcuts";
+import { useThumbnailUpload } from "./use-thumbnail";
+import { useUnsavedGuard } from "./use-unsaved-guard";
+
+type Dialog = "save" | "share" | "help" | null;
+
+/** What a blank canvas says to someone who has not added a layer yet. */
+function EmptyCanvasHint() {
+  const empty = useEditorStore((s) => s.nodes.length === 0);
+  if (!empty) return null;
+  return (
+    <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-8">
+      <div className="max-w-sm rounded-xl border-2 border-dashed border-border bg-panel/80 px-6 py-8 text-center">
+        <MousePointerSquareDashed aria-hidden className="mx-auto mb-3 h-8 w-8 text-accent" />
+        <p className="text-sm font-semibold">Drag layers here from the palette</p>
+        <p className="mt-1 text-xs text-muted">
+          Start with an Input, add layers below it, and connect each layer&apos;s bottom handle to the next
+          one&apos;s top handle. Shapes are checked as you go.
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function Workspace({ project }: { project: Schemas["Project"] }) {
+  const projectId = project.id;
+  const queryClient = useQueryClient();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const autosave = useAutosave(projectId);
+  const restore = useRestoreVersion(projectId, autosave);
+  const uploadThumbnail = useThumbnailUpload(projectId);
+  useUnsavedGuard(autosave.isDirty, autosave.flush);
+  const openSave = useCallback(() => setDialog("save"), []);
+  useEditorShortcuts({ onSave: openSave, onHelp: () => setDialog("help") });
+
+  useEffect(() => {
+    if (!notice) return;
+    const t = setTimeout(() => setNotice(null), 4000);
+    return () => clearTimeout(t);
+  }, [notice]);
+
+  const refreshThumbnail = useCallback(() => {
+    uploadThumbnail()
+      .then(() => queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects"] }))
+      .catch(() => undefined);
+  }, [queryClient, uploadThumbnail]);
+  const onSaved = (version: Schemas["ProjectVersion"]) => {
+    setNotice(`Saved version ${version.number}`);
+    refreshThumbnail();
+  };
+
+  // A project that never had a preview (from a template, an import, the API) gets one when first opened.
+  const nodesReady = useNodesInitialized();
+  const previewed = useRef(Boolean(project.thumbnail_url) || project.node_count === 0);
+  useEffect(() => {
+    if (!nodesReady || previewed.current) return;
+    const timer = setTimeout(() => {
+      previewed.current = true;
+      refreshThumbnail();
+    }, 600);
+    return () => clearTimeout(timer);
+  }, [nodesReady, refreshThumbnail]);
+
+  return (
+    <div className="-mx-8 -my-8 flex h-screen min-w-0 flex-col bg-bg">
+      <EditorToolbar
+        projectId={projectId}
+        name={project.name}
+        saveStatus={autosave.status}
+        onRetrySave={autosave.retry}
+        onShare={() => setDialog("share")}
+        onSaveVersion={openSave}
+        onHelp={() => setDialog("help")}
+      />
+      <div className="flex min-h-0 flex-1">
+        <Palette />
+        <section className="relative min-w-0 flex-1" aria-label="Canvas" data-testid="canvas">
+          <EditorCanvas />
+          <EmptyCanvasHint />
+          {notice ? (
+            <div
+              role="status"
+              className="pointer-events-none absolute top-3 left-1/2 z-10 -translate-x-1/2 rounded-full border border-ok/40 bg-ok-soft px-3 py-1 text-sm font-medium text-ok shadow"
+            >
+              {notice}
+            </div>
+          ) : null}
+        </section>
+        <SidePanel
+          layer={<Inspector />}
+          training={<TrainingForm />}
+          versions={
+            <VersionsPanel
+              projectId={projectId}
+              onRestore={async (id) => {
+                const v = await restore.restore(id);
+                setNotice(`Restored as version ${v.number}`);
+              }}
+              restoring={restore.isPending}
+              restoreError={restore.error}
+              onSaveVersion={openSave}
+            />
+          }
+        />
+      </div>
+      <StatusBar />
+      <SaveVersionDialog
+        projectId={projectId}
+        open={dialog === "save"}
+        onClose={() => setDialog(null)}
+        autosave={autosave}
+        onSaved={onSaved}
+      />
+      <ShareDialog projectId={projectId} open={dialog === "share"} onClose={() => setDialog(null)} />
+      <ShortcutsDialog open={dialog === "help"} onClose={() => setDialog(null)} />
+    </div>
+  );
+}
+
+/** The architecture editor of one project. */
+export function ProjectEditor({ projectId }: { projectId: string }) {
+  const project = $api.useQuery(
+    "get",
+    "/api/v1/projects/{project_id}",
+    { params: { path: { project_id: projectId } } },
+    { staleTime: 0 },
+  );
+  if (project.isPending) {
+    return (
+      <div className="-mx-8 -my-8 flex h-screen items-center justify-center text-sm text-muted" role="status">
+        Loading the editor…
+      </div>
+    );
+  }
+  if (project.isError) {
+    const notFound = project.error instanceof ApiError && project.error.status === 404;
+    return (
+      <EmptyState
+        icon={FileQuestion}
+        title={notFound ? "Project not found" : "The project could not be loaded"}
+        action={
+          <Link href="/projects" className={buttonClass("secondary")}>
+            Back to projects
+          </Link>
+        }
+      >
+        {notFound
+          ? "It may have been deleted, or it belongs to another account."
+          : project.error instanceof Error
+            ? project.error.message
+            : "Please try again."}
+      </EmptyState>
+    );
+  }
+  return (
+    <ReactFlowProvider>
+      <EditorStoreProvider key={projectId} graph={project.data.graph} training={project.data.training_config}>
+        <Workspace project={project.data} />
+      </EditorStoreProvider>
+    </ReactFlowProvider>
+  );
+}

@@ -1,0 +1,25 @@
+"use client";
+
+import { useReactFlow } from "@xyflow/react";
+import { useCallback } from "react";
+import { useEditorStore } from "./editor-store-context";
+
+/** Selects a node and brings it to the middle of the canvas. */
+export function useFocusNode() {
+  const selectNode = useEditorStore((s) => s.selectNode);
+  const { getNode, setCenter, getZoom } = useReactFlow();
+  return useCallback(
+    (id: string) => {
+      selectNode(id);
+      const node = getNode(id);
+      if (!node) return;
+      const w = node.measured?.width ?? 200;
+      const h = node.measured?.height ?? 70;
+      setCenter(node.position.x + w / 2, node.position.y + h / 2, {
+        zoom: Math.max(getZoom(), 0.9),
+        duration: 350,
+      });
+    },
+    [getNode, getZoom, selectNode, setCenter],
+  );
+}
