@@ -7,6 +7,7 @@
 import ELK from "elkjs/lib/elk.bundled.js";
 import type { ElkExtendedEdge, ElkNode, ElkPort } from "elkjs/lib/elk-api";
 import type { ArchitectureGraph } from "./graph-types";
+import { layeredLayout } from "./layered-layout";
 
 export interface AutoLayoutOptions {
   /** Default node box size used when `sizes` has no entry (px). */
@@ -29,6 +30,9 @@ export interface AutoLayoutOptions {
 /** Node count above which the "auto" quality switches to the fast settings. */
 export const FAST_LAYOUT_THRESHOLD = 250;
 
+/** Node count above which ELK is not used at all (see layered-layout.ts). */
+export const LINEAR_LAYOUT_THRESHOLD = 2000;
+
 type ElkInstance = InstanceType<typeof ELK>;
 let elkInstance: ElkInstance | undefined;
 function elk(): ElkInstance {
@@ -46,6 +50,7 @@ export async function autoLayout<G extends ArchitectureGraph>(
 ): Promise<G> {
   const width = options.nodeWidth ?? 200;
   const height = options.nodeHeight ?? 64;
+  if (graph.nodes.length > LINEAR_LAYOUT_THRESHOLD) return layeredLayout(graph, options);
   const ids = new Set(graph.nodes.map((n) => n.id));
   const maxPort = new Map<string, number>();
   const edges: ElkExtendedEdge[] = [];
@@ -99,7 +104,14 @@ export async function autoLayout<G extends ArchitectureGraph>(
     children,
     edges,
   };
-  const laidOut = await elk().layout(root);
+  let laidOut: ElkNode;
+  try {
+    laidOut = await elk().layout(root);
+  } catch (err) {
+    // ELK's recursive passes can overflow the stack on very deep graphs: lay out linearly instead.
+    if (err instanceof RangeError) return layeredLayout(graph, options);
+    throw err;
+  }
   const pos = new Map<string, { x: number; y: number }>();
   for (const c of laidOut.children ?? []) pos.set(c.id, { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) });
   return {
