@@ -7,6 +7,7 @@ import { handleError, problemResponse } from "./http/problem";
 import { requestId } from "./http/request-id";
 import { accountRouter } from "./routes/account/account.index";
 import { authRouter } from "./routes/auth/auth.index";
+import { codegenRouter } from "./routes/codegen/codegen.index";
 import { datasetsRouter } from "./routes/datasets/datasets.index";
 import { healthRouter } from "./routes/health/health.index";
 import { projectsRouter } from "./routes/projects/projects.index";
@@ -60,7 +61,8 @@ export function createApp(opts: { maxRequestBytes?: number } = {}) {
     .route("/", authRouter)
     .route("/", accountRouter)
     .route("/", projectsRouter)
-    .route("/", datasetsRouter);
+    .route("/", datasetsRouter)
+    .route("/", codegenRouter);
 
   registerSecuritySchemes(app);
   app.doc31("/api/v1/openapi.json", OPENAPI_INFO);

@@ -6,4 +6,5 @@
  * Add one line per capability, e.g.:
  *   import "../services/codegen-job";
  */
+import "../services/codegen-job";
 import "../services/datasets/dataset-jobs";

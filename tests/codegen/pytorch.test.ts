@@ -1,0 +1,148 @@
+/**
+ * Runs every generated PyTorch project of the corpus in real PyTorch (Debian's python3-torch under
+ * /usr/bin/python3): forward pass, output shape and parameter counts against Layerline's inference,
+ * one epoch of training. Fails (never skips) when torch cannot be imported.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { codegenCorpus } from "@/lib/ml/codegen/corpus";
+import { generatePytorchProject } from "@/lib/ml/codegen/pytorch";
+import { expectedFor, run, runHarness, tempRoot, writeProject } from "./codegen-fixtures";
+
+const PYTHON = "/usr/bin/python3";
+const HARNESS = path.resolve("tests/codegen/verify_pytorch.py");
+const SHARDS = 2;
+
+async function requireTorch(): Promise<void> {
+  try {
+    await run(PYTHON, ["-c", "import torch, numpy"], { timeout: 60_000 });
+  } catch (error) {
+    throw new Error(
+      `${PYTHON} cannot import torch and numpy: install Debian's python3-torch ` +
+        `(apt-get install -y python3-torch); CI installs it. ${(error as Error).message}`,
+    );
+  }
+}
+
+const root = tempRoot("layerline-codegen-pytorch-");
+const corpus = codegenCorpus();
+
+describe("generated PyTorch projects", () => {
+  it("match Layerline's output shapes and parameter counts exactly, and train for an epoch", async () => {
+    await requireTorch();
+    const args = corpus.map((entry) => {
+      const dir = writeProject(
+        root,
+        entry.id,
+        generatePytorchProject(entry.graph, entry.training, { projectName: entry.id }),
+      );
+      return [dir, JSON.stringify(expectedFor(entry, "pytorch"))];
+    });
+    // Few processes (importing torch costs 1-2 s each), in parallel on the available cores.
+    const shards = Array.from({ length: SHARDS }, (_, s) => args.filter((_, i) => i % SHARDS === s).flat());
+    const results = (
+      await Promise.all(shards.map((shard) => runHarness(PYTHON, [HARNESS, ...shard], { timeout: 300_000 })))
+    ).flat();
+    expect(results.map((r) => r.id).sort()).toEqual(corpus.map((c) => c.id).sort());
+    for (const result of results) {
+      expect(result.errors, result.id).toEqual([]);
+      expect(result.exit_code, result.id).toBe(0);
+      expect(Number.isFinite(result.loss), result.id).toBe(true);
+    }
+  }, 360_000);
+
+  it("train from a CSV on the command line and upload each epoch's metrics", async () => {
+    await requireTorch();
+    const iris = corpus.find((c) => c.id === "mlp");
+    if (!iris) throw new Error("corpus changed");
+    const dir = writeProject(
+      root,
+      "cli-csv",
+      generatePytorchProject(iris.graph, iris.training, { projectName: "Iris" }),
+    );
+    const header = [...Array.from({ length: 12 }, (_, i) => `f${i}`), "species"];
+    const species = ["setosa", "versicolor", "virginica"];
+    const rows = Array.from({ length: 40 }, (_, r) =>
+      [...Array.from({ length: 12 }, (_, i) => ((r * 7 + i * 3) % 11) / 10), species[r % 3]].join(","),
+    );
+    fs.writeFileSync(path.join(dir, "data.csv"), `${[header.join(","), ...rows].join("\n")}\n`);
+
+    const received: {
+      auth?: string;
+      key?: string;
+      url?: string;
+      body: { events: Record<string, unknown>[] };
+    }[] = [];
+    const server = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => {
+        body += chunk;
+      });
+      req.on("end", () => {
+        received.push({
+          auth: req.headers.authorization,
+          key: req.headers["idempotency-key"] as string | undefined,
+          url: req.url,
+          body: JSON.parse(body),
+        });
+        res.writeHead(202, { "Content-Type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const { stdout } = await run(
+        PYTHON,
+        [
+          "train.py",
+          "--data",
+          "data.csv",
+          "--target",
+          "species",
+          "--epochs",
+          "2",
+          "--job",
+          "job 1",
+          "--token",
+          "lut_abc",
+          "--api",
+          `${api}/`,
+        ],
+        { cwd: dir, timeout: 120_000 },
+      );
+      const records = stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(records[0]).toEqual({ event: "classes", classes: species });
+      const epochs = records.filter((r) => r.event === "epoch");
+      expect(epochs.map((e) => e.epoch)).toEqual([1, 2]);
+      for (const e of epochs) {
+        expect(Object.keys(e).sort()).toEqual(
+          ["accuracy", "best", "epoch", "event", "loss", "seconds", "val_accuracy", "val_loss"].sort(),
+        );
+      }
+      expect(records.at(-1)).toMatchObject({ event: "done" });
+      expect(fs.existsSync(path.join(dir, "checkpoints", "best.pt"))).toBe(true);
+    } finally {
+      server.close();
+    }
+    expect(received).toHaveLength(2);
+    expect(received[0]).toMatchObject({
+      auth: "Bearer lut_abc",
+      key: "job 1-epoch-1",
+      url: "/api/v1/training/jobs/job%201/metrics/events",
+    });
+    expect(received[1].body.events.map((e) => e.name)).toEqual([
+      "loss",
+      "accuracy",
+      "val_loss",
+      "val_accuracy",
+    ]);
+    expect(received[1].body.events[0]).toMatchObject({ kind: "metric", epoch: 2, step: 4 });
+    expect(received[1].body.events[0].timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  }, 180_000);
+});

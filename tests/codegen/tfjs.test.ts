@@ -1,0 +1,165 @@
+/**
+ * Builds every TensorFlow.js-compatible corpus model with @tensorflow/tfjs (cpu backend) in Node:
+ * output shape, trainable parameters and model.countParams() against Layerline's inference, one
+ * epoch of training on synthetic data, checkpoint reload. Graphs TF.js cannot express must be
+ * refused with the list of offending layers.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { codegenCorpus } from "@/lib/ml/codegen/corpus";
+import { validateForCodegen } from "@/lib/ml/codegen/plan";
+import { generateTfjsProject } from "@/lib/ml/codegen/tfjs";
+import { CodegenValidationError } from "@/lib/ml/codegen/types";
+import { expectedFor, run, runHarness, tempRoot, writeProject } from "./codegen-fixtures";
+
+const HARNESS = path.resolve("tests/codegen/verify_tfjs.mjs");
+const SHARDS = 2;
+
+const root = tempRoot("layerline-codegen-tfjs-", true);
+const corpus = codegenCorpus();
+const supported = corpus.filter((c) => validateForCodegen(c.graph, c.training, "tfjs").valid);
+
+describe("generated TensorFlow.js projects", () => {
+  it("refuse what TF.js cannot train, listing the layers", () => {
+    for (const entry of corpus.filter((c) => !supported.includes(c))) {
+      expect(() => generateTfjsProject(entry.graph, entry.training), entry.id).toThrow(
+        CodegenValidationError,
+      );
+    }
+    expect(supported.length).toBe(corpus.length - 1);
+  });
+
+  it("match Layerline's output shapes and parameter counts, train for an epoch and reload", async () => {
+    const args = supported.map((entry) => {
+      const project = generateTfjsProject(entry.graph, entry.training, { projectName: entry.id });
+      return [writeProject(root, entry.id, project), JSON.stringify(expectedFor(entry, "tfjs"))];
+    });
+    // Round-robin: the two slowest graphs (the 10,000-token templates) are adjacent, so they run in parallel.
+    const shards = Array.from({ length: SHARDS }, (_, s) => args.filter((_, i) => i % SHARDS === s).flat());
+    const results = (
+      await Promise.all(
+        shards.map((shard) =>
+          runHarness(process.execPath, [HARNESS, ...shard], { cwd: root, timeout: 300_000 }),
+        ),
+      )
+    ).flat();
+    expect(results.map((r) => r.id).sort()).toEqual(supported.map((c) => c.id).sort());
+    for (const result of results) {
+      expect(result.errors, result.id).toEqual([]);
+      expect(Number.isFinite(result.loss), result.id).toBe(true);
+    }
+  }, 360_000);
+
+  it("is formatted and lint-clean by the repository's formatter (biome)", async () => {
+    const dir = tempRoot("layerline-codegen-biome-");
+    for (const entry of supported) {
+      writeProject(
+        dir,
+        entry.id,
+        generateTfjsProject(entry.graph, entry.training, { projectName: entry.id }),
+      );
+    }
+    fs.writeFileSync(
+      path.join(dir, "biome.json"),
+      JSON.stringify({
+        formatter: { enabled: true, indentStyle: "space", indentWidth: 2, lineWidth: 100 },
+        linter: {
+          enabled: true,
+          rules: { correctness: { noUnusedVariables: "error", noUnusedImports: "error" } },
+        },
+        javascript: { formatter: { quoteStyle: "double" } },
+      }),
+    );
+    const biome = path.resolve("node_modules/.bin/biome");
+    const files = fs
+      .readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((f) => /\.(mjs|json)$/.test(f));
+    await run(biome, ["check", "--max-diagnostics=20", ...files.filter((f) => f !== "biome.json")], {
+      cwd: dir,
+      timeout: 60_000,
+    }).catch((error: { stdout?: string; stderr?: string }) => {
+      throw new Error(`biome check failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+    });
+  }, 60_000);
+
+  it("train from a CSV on the command line and upload each epoch's metrics", async () => {
+    const iris = corpus.find((c) => c.id === "mlp");
+    if (!iris) throw new Error("corpus changed");
+    const dir = writeProject(
+      root,
+      "cli-csv",
+      generateTfjsProject(iris.graph, iris.training, { projectName: "Iris" }),
+    );
+    const header = [...Array.from({ length: 12 }, (_, i) => `f${i}`), "species"];
+    const species = ["setosa", "versicolor", "virginica"];
+    const rows = Array.from({ length: 40 }, (_, r) =>
+      [...Array.from({ length: 12 }, (_, i) => ((r * 7 + i * 3) % 11) / 10), `"${species[r % 3]}"`].join(","),
+    );
+    fs.writeFileSync(path.join(dir, "data.csv"), `${[header.join(","), ...rows].join("\r\n")}\r\n`);
+
+    const received: { auth?: string; url?: string; body: { events: Record<string, unknown>[] } }[] = [];
+    const server = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => {
+        body += chunk;
+      });
+      req.on("end", () => {
+        received.push({ auth: req.headers.authorization, url: req.url, body: JSON.parse(body) });
+        res.writeHead(202, { "Content-Type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const { stdout } = await run(
+        process.execPath,
+        [
+          "train.mjs",
+          "--data",
+          "data.csv",
+          "--target",
+          "species",
+          "--epochs",
+          "2",
+          "--job",
+          "job_1",
+          "--token",
+          "lut_abc",
+          "--api",
+          api,
+        ],
+        { cwd: dir, timeout: 120_000 },
+      );
+      const records = stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(records[0]).toEqual({ event: "classes", classes: species });
+      expect(records.filter((r) => r.event === "epoch").map((r) => r.epoch)).toEqual([1, 2]);
+      expect(records.at(-1)).toMatchObject({ event: "done", checkpoint: path.join("checkpoints", "best") });
+      expect(fs.existsSync(path.join(dir, "checkpoints", "best", "model.json"))).toBe(true);
+    } finally {
+      server.close();
+    }
+    expect(received).toHaveLength(2);
+    expect(received[0]).toMatchObject({
+      auth: "Bearer lut_abc",
+      url: "/api/v1/training/jobs/job_1/metrics/events",
+    });
+    expect(received[1].body.events.map((e) => e.name)).toEqual([
+      "loss",
+      "accuracy",
+      "val_loss",
+      "val_accuracy",
+    ]);
+    expect(received[1].body.events[0]).toMatchObject({ kind: "metric", epoch: 2, step: 4 });
+
+    const usage = await run(process.execPath, ["train.mjs", "--epochs", "2"], { cwd: dir }).catch(
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining("--data FILE or --synthetic N") });
+  }, 120_000);
+});
