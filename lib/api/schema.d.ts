@@ -811,6 +811,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{project_id}/generate-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate code for the project (files; or a task with async_mode=true)
+         * @description Answers 200 with the files, or with `async_mode=true` 202 with a task to poll at `status_url` (its result is the same files). Generation is deterministic: the same graph and configuration give byte-identical files. An invalid graph answers 422 with per-node errors.
+         */
+        post: operations["generateProjectCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/code-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Preview the generated files (no side effects) */
+        get: operations["previewProjectCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check that the project can generate code; lists per-node issues
+         * @description Always 200: `valid` is false when an issue has severity error. Uses the editor's rules plus those of code generation for the target (default pytorch).
+         */
+        post: operations["validateProjectCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/code-status/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Poll an asynchronous code generation task */
+        get: operations["getCodegenTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/code-status/{task_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an asynchronous code generation task (409 once it has finished) */
+        post: operations["cancelCodegenTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_id}/download-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the generated project as a ZIP (a folder <project-slug>-<target>/) */
+        get: operations["downloadProjectCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1538,6 +1646,97 @@ export interface components {
         };
         LinkProjectDatasetRequest: {
             dataset_id: string;
+        };
+        GeneratedCode: {
+            /** @enum {string} */
+            target: "pytorch" | "tfjs";
+            files: components["schemas"]["GeneratedFile"][];
+            /** Format: date-time */
+            generated_at: string;
+        };
+        GeneratedFile: {
+            /**
+             * @description Relative POSIX path in the project
+             * @example model.py
+             */
+            path: string;
+            content: string;
+            /**
+             * @description Monaco language id
+             * @enum {string}
+             */
+            language: "python" | "javascript" | "json" | "markdown" | "plaintext";
+            /** @description Bytes (UTF-8) */
+            size: number;
+        };
+        CodegenTaskAccepted: {
+            /** @example tsk_8xQ2mC4vR1pT7nK0bZ5e */
+            task_id: string;
+            /** @description Poll this (GET) until the state is final */
+            status_url: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+        };
+        /** @description RFC 9457 problem details with per-node errors */
+        CodegenProblem: components["schemas"]["Problem"] & {
+            /** @description One entry per error-severity issue, with the node it is about */
+            errors?: {
+                path: string;
+                message: string;
+                /** @description The node the issue is about (null: the whole graph) */
+                node_id: string | null;
+                /** @description Input port of that node, when relevant */
+                port: number | null;
+                edge_id: string | null;
+                /** @description Offending param ("units") or training field ("training.epochs") */
+                param: string | null;
+                /** @example shape_mismatch */
+                code: string;
+                /** @enum {string} */
+                severity: "error" | "warning";
+            }[];
+        };
+        CodegenValidation: {
+            /** @enum {string} */
+            target: "pytorch" | "tfjs";
+            /** @description True when no issue has severity error */
+            valid: boolean;
+            issues: components["schemas"]["CodegenIssue"][];
+        };
+        /** @description The editor's rules (shape_mismatch, dangling_input, cycle, invalid_params…) plus code generation's own: multiple_inputs, multiple_outputs, unsupported_for_target, no_trainable_parameters, no_effect (warning), invalid_config */
+        CodegenIssue: {
+            /** @description The node the issue is about (null: the whole graph) */
+            node_id: string | null;
+            /** @description Input port of that node, when relevant */
+            port: number | null;
+            edge_id: string | null;
+            /** @description Offending param ("units") or training field ("training.epochs") */
+            param: string | null;
+            /** @example shape_mismatch */
+            code: string;
+            /** @enum {string} */
+            severity: "error" | "warning";
+            message: string;
+        };
+        CodegenTask: {
+            task_id: string;
+            project_id: string;
+            /** @enum {string} */
+            target: "pytorch" | "tfjs";
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description 0..1 */
+            progress: number;
+            /** @description Present once succeeded */
+            files?: components["schemas"]["GeneratedFile"][];
+            /** Format: date-time */
+            generated_at?: string;
+            /** @description Why the task failed (null otherwise) */
+            error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
         };
     };
     responses: never;
@@ -5085,6 +5284,428 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    generateProjectCode: {
+        parameters: {
+            query?: {
+                /** @description pytorch: model.py, train.py, requirements.txt, README.md. tfjs: a Node.js project (model.mjs, train.mjs, package.json, README.md) for @tensorflow/tfjs */
+                target?: "pytorch" | "tfjs";
+                /** @description true: answer 202 with a task to poll instead of the files */
+                async_mode?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The generated files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratedCode"];
+                };
+            };
+            /** @description Generation queued; poll the task */
+            202: {
+                headers: {
+                    /** @description The task's status URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodegenTaskAccepted"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The graph (or configuration) cannot be turned into code for this target; `errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["CodegenProblem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewProjectCode: {
+        parameters: {
+            query?: {
+                /** @description pytorch: model.py, train.py, requirements.txt, README.md. tfjs: a Node.js project (model.mjs, train.mjs, package.json, README.md) for @tensorflow/tfjs */
+                target?: "pytorch" | "tfjs";
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The files that generate-code would produce */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratedCode"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The graph (or configuration) cannot be turned into code for this target; `errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["CodegenProblem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    validateProjectCode: {
+        parameters: {
+            query?: {
+                /** @description pytorch: model.py, train.py, requirements.txt, README.md. tfjs: a Node.js project (model.mjs, train.mjs, package.json, README.md) for @tensorflow/tfjs */
+                target?: "pytorch" | "tfjs";
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict and its issues */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodegenValidation"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCodegenTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task (with the files once succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodegenTask"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelCodegenTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task after the request: cancelled, or running until it stops */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodegenTask"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the resource's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadProjectCode: {
+        parameters: {
+            query?: {
+                /** @description pytorch: model.py, train.py, requirements.txt, README.md. tfjs: a Node.js project (model.mjs, train.mjs, package.json, README.md) for @tensorflow/tfjs */
+                target?: "pytorch" | "tfjs";
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ZIP archive, streamed */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<project-slug>-<target>.zip" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The graph (or configuration) cannot be turned into code for this target; `errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["CodegenProblem"];
                 };
             };
             /** @description Rate limited; see Retry-After */
