@@ -65,9 +65,9 @@ export function layeredLayout<G extends ArchitectureGraph>(graph: G, options: La
   const pos = new Map<string, { x: number; y: number }>();
   for (const [d, layer] of layers) {
     const offset = ((widest - layer.length) * (width + nodeGap)) / 2;
-    layer.forEach((id, i) =>
-      pos.set(id, { x: Math.round(offset + i * (width + nodeGap)), y: d * (height + layerGap) }),
-    );
+    layer.forEach((id, i) => {
+      pos.set(id, { x: Math.round(offset + i * (width + nodeGap)), y: d * (height + layerGap) });
+    });
   }
   return {
     ...graph,
