@@ -29,6 +29,8 @@ export async function expectAccessible(page: Page) {
 
 /** Screenshots for people to look at (not compared): e2e/.screens/<name>-<theme>.png */
 export async function screenshotBothThemes(page: Page, name: string) {
+  // Colours fade on theme change: freeze transitions so the dark shot is not taken mid-fade.
+  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
   for (const theme of ["light", "dark"] as const) {
     await page.evaluate((t) => {
       document.documentElement.classList.toggle("dark", t === "dark");

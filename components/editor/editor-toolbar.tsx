@@ -4,6 +4,7 @@ import { useReactFlow } from "@xyflow/react";
 import { ChevronLeft, Keyboard, Maximize, Redo2, Save, Share2, Undo2, Workflow } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { ProjectTabs } from "@/components/code/project-tabs";
 import { Button } from "@/components/ui/button";
 import { useEditorStore } from "./editor-store-context";
 import { ProjectNameInput } from "./project-name-input";
@@ -75,6 +76,8 @@ export function EditorToolbar({
         /
       </span>
       <ProjectNameInput projectId={projectId} name={name} />
+      {/* Diagram | Code: the Code tab lives in components/code. */}
+      <ProjectTabs projectId={projectId} current="diagram" />
       <SaveStatusText status={saveStatus} onRetry={onRetrySave} />
       {layout.error ? (
         <span role="alert" className="text-xs text-danger">

@@ -1,9 +1,10 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { ReactFlowProvider, useNodesInitialized } from "@xyflow/react";
+import { ReactFlowProvider, useNodesInitialized, useStoreApi } from "@xyflow/react";
 import { FileQuestion, MousePointerSquareDashed } from "lucide-react";
 import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ShareDialog } from "@/components/projects/share-dialog";
 import { buttonClass } from "@/components/ui/button";
@@ -23,6 +24,7 @@ import { StatusBar } from "./status-bar";
 import { TrainingForm } from "./training-form";
 import { useAutosave } from "./use-autosave";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
+import { useFocusNode } from "./use-focus-node";
 import { useThumbnailUpload } from "./use-thumbnail";
 import { useUnsavedGuard } from "./use-unsaved-guard";
 
@@ -45,6 +47,36 @@ function EmptyCanvasHint() {
     </div>
   );
 }
+
+// ---------------------------------------------------------------------------------------------------
+// `?focus=<nodeId>` (the Code tab's "Show in diagram"): once the diagram has been measured and fitted,
+// select that node and centre it.
+
+function FocusFromQuery() {
+  const focus = useSearchParams().get("focus");
+  const focusNode = useFocusNode();
+  const initialized = useNodesInitialized();
+  const flow = useStoreApi();
+  const done = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focus || !initialized || done.current === focus) return;
+    let frame = 0;
+    const attempt = () => {
+      // The opening fit is queued until every node is measured: centre after it, not under it.
+      if (flow.getState().fitViewQueued) {
+        frame = requestAnimationFrame(attempt);
+        return;
+      }
+      done.current = focus;
+      if (flow.getState().nodeLookup.has(focus)) focusNode(focus);
+    };
+    frame = requestAnimationFrame(attempt);
+    return () => cancelAnimationFrame(frame);
+  }, [focus, initialized, flow, focusNode]);
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------
 
 function Workspace({ project }: { project: Schemas["Project"] }) {
   const projectId = project.id;
@@ -101,6 +133,7 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
         <Palette />
         <section className="relative min-w-0 flex-1" aria-label="Canvas" data-testid="canvas">
           <EditorCanvas />
+          <FocusFromQuery />
           <EmptyCanvasHint />
           {notice ? (
             <div
