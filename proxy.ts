@@ -17,5 +17,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // The API (/api, /health, /v1) sets X-Request-ID itself; pages get theirs here.
+  matcher: ["/((?!api/|v1/|health|_next/static|_next/image|favicon.ico|icon.svg).*)"],
 };

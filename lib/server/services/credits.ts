@@ -28,18 +28,22 @@ export async function creditBalance(db: Db, userId: string): Promise<number> {
   return Number(row?.total ?? 0) / 1000;
 }
 
-export async function recentCreditEntries(db: Db, userId: string, limit = 20) {
+/** The balance and the latest entries in one query (the window sum runs before the limit). */
+export async function creditSummary(db: Db, userId: string, limit = 20) {
   const rows = await db
-    .select()
+    .select({ entry: creditEntries, total: sql<string>`sum(${creditEntries.amountMilli}) over ()` })
     .from(creditEntries)
     .where(eq(creditEntries.userId, userId))
     .orderBy(sql`${creditEntries.createdAt} desc`)
     .limit(limit);
-  return rows.map((r) => ({
-    id: r.id,
-    amount: r.amountMilli / 1000,
-    reason: r.reason,
-    reference: r.reference,
-    created_at: r.createdAt.toISOString(),
-  }));
+  return {
+    balance: Number(rows[0]?.total ?? 0) / 1000,
+    recent: rows.map(({ entry: r }) => ({
+      id: r.id,
+      amount: r.amountMilli / 1000,
+      reason: r.reason,
+      reference: r.reference,
+      created_at: r.createdAt.toISOString(),
+    })),
+  };
 }

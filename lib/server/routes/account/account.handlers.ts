@@ -5,7 +5,7 @@ import type { AppEnv } from "../../http/env";
 import { planOf } from "../../plans";
 import { findUserByUsername } from "../../services/accounts";
 import * as keys from "../../services/api-keys";
-import { creditBalance, recentCreditEntries } from "../../services/credits";
+import { creditSummary } from "../../services/credits";
 import type * as r from "./account.routes";
 
 export const createApiKey: RouteHandler<typeof r.createApiKey, AppEnv> = async (c) => {
@@ -46,9 +46,7 @@ export const getEntitlements: RouteHandler<typeof r.getEntitlements, AppEnv> = a
 };
 
 export const getCredits: RouteHandler<typeof r.getCredits, AppEnv> = async (c) => {
-  const user = currentUser(c);
-  const db = c.get("db");
-  const [balance, recent] = await Promise.all([creditBalance(db, user.id), recentCreditEntries(db, user.id)]);
+  const { balance, recent } = await creditSummary(c.get("db"), currentUser(c).id);
   return c.json({ balance, currency: "credits" as const, recent }, 200);
 };
 
