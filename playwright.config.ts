@@ -40,6 +40,7 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       LOGIN_RATE_LIMIT_PER_MINUTE: "1000",
       RATE_LIMIT_PER_MINUTE: "100000",
+      DATASET_FETCH_ALLOW_PRIVATE: "1",
     },
   },
 });

@@ -1,6 +1,6 @@
 "use client";
 
-import { Database, Search, Sparkles, UploadCloud } from "lucide-react";
+import { Database, Link2, Plus, Search, Sparkles, UploadCloud, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
@@ -9,8 +9,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { $api } from "@/lib/api/client";
 import { FORMAT_LABELS, TASK_LABELS } from "@/lib/datasets-ui/format";
 import { DatasetTable } from "./dataset-table";
+import { takeDatasetFlash } from "./flash";
 import { QuotaBar } from "./quota-bar";
-import { UploadDialog } from "./upload-dialog";
+import { type DatasetSource, UploadDialog } from "./upload-dialog";
 
 const PAGE = 25;
 type Format = "csv" | "tsv" | "jsonl" | "parquet" | "image_zip" | "text";
@@ -27,6 +28,17 @@ function useDebounced<T>(value: T, ms: number): T {
 /** /datasets: the caller's datasets, the built-ins and public ones, with search, filters and the quota. */
 export function DatasetBrowser() {
   const [uploadOpen, setUploadOpen] = useState(false);
+  const [source, setSource] = useState<DatasetSource>("file");
+  const openNew = (s: DatasetSource) => {
+    setSource(s);
+    setUploadOpen(true);
+  };
+  // A message left by the page we came from (e.g. a dataset was just deleted).
+  const [flash, setFlash] = useState<string | null>(null);
+  useEffect(() => {
+    const message = takeDatasetFlash();
+    if (message) setFlash(message);
+  }, []);
   const [search, setSearch] = useState("");
   const [format, setFormat] = useState<Format | "">("");
   const [task, setTask] = useState("");
@@ -60,12 +72,29 @@ export function DatasetBrowser() {
         title="Datasets"
         description="Your data and the built-in datasets: upload, profile, tag roles, scan for personal data and split."
         actions={
-          <Button onClick={() => setUploadOpen(true)}>
-            <UploadCloud aria-hidden className="h-4 w-4" /> Upload dataset
+          <Button onClick={() => openNew("file")}>
+            <Plus aria-hidden className="h-4 w-4" /> New dataset
           </Button>
         }
       />
-      <UploadDialog open={uploadOpen} onClose={() => setUploadOpen(false)} />
+      <UploadDialog open={uploadOpen} onClose={() => setUploadOpen(false)} initialSource={source} />
+      {flash ? (
+        <div
+          className="mb-4 flex items-center justify-between gap-3 rounded-md border border-ok/40 bg-ok-soft px-4 py-2 text-sm text-ok"
+          role="status"
+          data-testid="datasets-flash"
+        >
+          <span>{flash}</span>
+          <button
+            type="button"
+            onClick={() => setFlash(null)}
+            aria-label="Dismiss"
+            className="inline-flex h-7 w-7 items-center justify-center rounded hover:bg-ok/10"
+          >
+            <X aria-hidden className="h-4 w-4" />
+          </button>
+        </div>
+      ) : null}
 
       <div className="mb-6 flex flex-wrap items-stretch gap-3">
         <search className="flex min-w-0 flex-[2_1_32rem] flex-wrap items-center gap-2 rounded-lg border border-border bg-panel px-3 py-3">
@@ -121,12 +150,15 @@ export function DatasetBrowser() {
             </div>
             <h3 className="text-base font-semibold">No datasets yet</h3>
             <p className="mt-1 max-w-md text-sm text-muted">
-              Upload a CSV, JSON Lines, Parquet or text file, or a ZIP of images. Or start from one of the
-              built-in datasets below: they are ready to link to a project.
+              Upload a CSV, JSON Lines, Parquet or text file or a ZIP of images, or import one from a URL. Or
+              start from one of the built-in datasets below: they are ready to link to a project.
             </p>
-            <div className="mt-4 flex gap-2">
-              <Button onClick={() => setUploadOpen(true)}>
+            <div className="mt-4 flex flex-wrap justify-center gap-2">
+              <Button onClick={() => openNew("file")}>
                 <UploadCloud aria-hidden className="h-4 w-4" /> Upload your first dataset
+              </Button>
+              <Button variant="secondary" onClick={() => openNew("url")}>
+                <Link2 aria-hidden className="h-4 w-4" /> Import from a URL
               </Button>
               <a
                 href="#builtin-heading"

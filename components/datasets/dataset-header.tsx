@@ -1,6 +1,6 @@
 "use client";
 
-import { ChevronRight, UploadCloud } from "lucide-react";
+import { ChevronRight, Globe2, Lock, Settings, UploadCloud } from "lucide-react";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -23,10 +23,12 @@ export function DatasetHeader({
   dataset,
   version,
   onUploadVersion,
+  onOpenSettings,
 }: {
   dataset: Dataset;
   version: DatasetVersion | undefined;
   onUploadVersion: () => void;
+  onOpenSettings: () => void;
 }) {
   return (
     <header className="mb-6">
@@ -45,7 +47,18 @@ export function DatasetHeader({
             <h1 className="text-2xl font-semibold tracking-tight">{dataset.name}</h1>
             {dataset.builtin ? <Badge tone="accent">Built-in</Badge> : null}
             {!dataset.builtin && dataset.read_only ? <Badge>Public · {dataset.owner?.username}</Badge> : null}
-            {!dataset.read_only && dataset.visibility === "public" ? <Badge tone="ok">Public</Badge> : null}
+            {!dataset.read_only ? (
+              <Badge tone={dataset.visibility === "public" ? "ok" : "neutral"}>
+                <span className="inline-flex items-center gap-1" data-testid="visibility-badge">
+                  {dataset.visibility === "public" ? (
+                    <Globe2 aria-hidden className="h-3 w-3" />
+                  ) : (
+                    <Lock aria-hidden className="h-3 w-3" />
+                  )}
+                  {dataset.visibility === "public" ? "Public" : "Private"}
+                </span>
+              </Badge>
+            ) : null}
             {dataset.task ? <Badge tone="ok">{taskLabel(dataset.task)}</Badge> : null}
           </div>
           {dataset.description ? (
@@ -59,9 +72,14 @@ export function DatasetHeader({
           ) : null}
         </div>
         {dataset.read_only ? null : (
-          <Button variant="secondary" onClick={onUploadVersion}>
-            <UploadCloud aria-hidden className="h-4 w-4" /> New version
-          </Button>
+          <div className="flex gap-2">
+            <Button variant="secondary" onClick={onUploadVersion}>
+              <UploadCloud aria-hidden className="h-4 w-4" /> New version
+            </Button>
+            <Button variant="ghost" onClick={onOpenSettings} aria-label="Dataset settings" title="Settings">
+              <Settings aria-hidden className="h-4 w-4" />
+            </Button>
+          </div>
         )}
       </div>
       <dl className="mt-4 flex flex-wrap gap-x-8 gap-y-3 rounded-lg border border-border bg-panel px-5 py-3">

@@ -1,6 +1,6 @@
 "use client";
 
-import { ArrowLeft, Database } from "lucide-react";
+import { ArrowLeft, Database, Settings } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { type ReactNode, useState } from "react";
@@ -17,11 +17,22 @@ import { errorMessage } from "./error-message";
 import { PiiTab } from "./pii-tab";
 import { ProjectsTab } from "./projects-tab";
 import { RolesTab } from "./roles-tab";
+import { SettingsTab } from "./settings-tab";
 import { SplitsTab } from "./splits-tab";
 import { UploadDialog } from "./upload-dialog";
 import { VersionsTab } from "./versions-tab";
 
-const TAB_KEYS = ["data", "columns", "roles", "versions", "pii", "splits", "download", "projects"] as const;
+const TAB_KEYS = [
+  "data",
+  "columns",
+  "roles",
+  "versions",
+  "pii",
+  "splits",
+  "download",
+  "projects",
+  "settings",
+] as const;
 type TabKey = (typeof TAB_KEYS)[number];
 
 function isTab(v: string | null): v is TabKey {
@@ -34,7 +45,7 @@ export function DatasetPage({ id }: { id: string }) {
   const pathname = usePathname();
   const search = useSearchParams();
   const tabParam = search.get("tab");
-  const tab: TabKey = isTab(tabParam) ? tabParam : "data";
+  const requestedTab: TabKey = isTab(tabParam) ? tabParam : "data";
   const [uploadOpen, setUploadOpen] = useState(false);
 
   const setParams = (changes: Record<string, string | null>) => {
@@ -82,6 +93,8 @@ export function DatasetPage({ id }: { id: string }) {
   const d = dataset.data;
   const v = version.data;
   const pii = v?.pii_report;
+  // Only the owner has settings: built-ins and other people's public datasets are read-only.
+  const tab: TabKey = requestedTab === "settings" && d.read_only ? "data" : requestedTab;
 
   const tabs: TabDef<TabKey>[] = [
     { key: "data", label: "Data" },
@@ -98,6 +111,15 @@ export function DatasetPage({ id }: { id: string }) {
     { key: "splits", label: "Splits" },
     { key: "download", label: "Download" },
     { key: "projects", label: "Projects" },
+    ...(d.read_only
+      ? []
+      : [
+          {
+            key: "settings" as const,
+            label: "Settings",
+            icon: <Settings aria-hidden className="h-3.5 w-3.5" />,
+          },
+        ]),
   ];
 
   let panel: ReactNode;
@@ -130,6 +152,8 @@ export function DatasetPage({ id }: { id: string }) {
         <SplitsTab {...props} />
       ) : tab === "download" ? (
         <DownloadTab {...props} />
+      ) : tab === "settings" ? (
+        <SettingsTab {...props} />
       ) : (
         <ProjectsTab {...props} />
       );
@@ -137,7 +161,12 @@ export function DatasetPage({ id }: { id: string }) {
 
   return (
     <div className="max-w-6xl">
-      <DatasetHeader dataset={d} version={v} onUploadVersion={() => setUploadOpen(true)} />
+      <DatasetHeader
+        dataset={d}
+        version={v}
+        onUploadVersion={() => setUploadOpen(true)}
+        onOpenSettings={() => setParams({ tab: "settings" })}
+      />
       {v && !v.is_current ? (
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3 rounded-md border border-warn/40 bg-warn-soft px-4 py-2 text-sm text-warn">
           <span>

@@ -1,9 +1,10 @@
 /**
- * Query keys of the dataset queries that do not go through the generated client (the whole file,
- * parsed in the browser). The generated client's keys are `["get", path, init]`.
+ * Query keys of the dataset queries that do not go through the generated client (every value of one
+ * column, read in pages). The generated client's keys are `["get", path, init]`.
  */
 export const datasetKeys = {
-  rows: (datasetId: string, versionId: string) => ["dataset-rows", datasetId, versionId] as const,
+  column: (datasetId: string, versionId: string, column: string) =>
+    ["dataset-column", datasetId, versionId, column] as const,
 };
 
 /** Paths whose cached answers change when a dataset changes (prefix keys for invalidation). */

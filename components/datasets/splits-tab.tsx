@@ -9,7 +9,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { $api } from "@/lib/api/client";
-import { formatBytes, formatCount, formatPercent, formatRelative } from "@/lib/datasets-ui/format";
+import { formatCount, formatPercent, formatRelative } from "@/lib/datasets-ui/format";
 import {
   classBalance,
   randomSplit,
@@ -24,7 +24,7 @@ import {
 import { ClassBalance } from "./class-balance";
 import { errorMessage } from "./error-message";
 import type { DatasetTabProps } from "./types";
-import { canLoadAllRows, useDatasetRows } from "./use-dataset-rows";
+import { useColumnValues } from "./use-dataset-rows";
 
 /** Columns with at most this many distinct values can stratify a split. */
 const MAX_STRATA = 50;
@@ -34,13 +34,12 @@ type Method = "random" | "stratified";
 /**
  * Train/validation/test splits made here, random or stratified by a class column, from a seed; sent
  * as explicit row membership. The preview shows each split's size and class balance before saving.
+ * Only the class column is read from the server (in large pages), never whole rows.
  */
 export function SplitsTab({ dataset, version }: DatasetTabProps) {
   const queryClient = useQueryClient();
   const ids = { method: useId(), column: useId(), seed: useId() };
   const rowCount = version.row_count ?? 0;
-  const loadable = canLoadAllRows(version);
-  const rows = useDatasetRows(dataset.id, version);
   const classColumns = useMemo(
     () =>
       version.schema.columns.filter((c) => {
@@ -52,18 +51,15 @@ export function SplitsTab({ dataset, version }: DatasetTabProps) {
   const target = Object.entries(dataset.roles).find(([, r]) => r === "target")?.[0];
   const defaultColumn = classColumns.find((c) => c.name === target)?.name ?? classColumns[0]?.name ?? "";
 
-  const [method, setMethod] = useState<Method>(defaultColumn && loadable ? "stratified" : "random");
+  const [method, setMethod] = useState<Method>(defaultColumn ? "stratified" : "random");
   const [column, setColumn] = useState(defaultColumn);
+  const values = useColumnValues(dataset.id, version, column, { enabled: column !== "" });
   const [percents, setPercents] = useState<SplitPercents>({ train: 80, validation: 10, test: 10 });
   const [seed, setSeed] = useState(42);
 
   const percentError = validatePercents(percents);
-  const columnIndex = version.schema.columns.findIndex((c) => c.name === column);
-  const labels = useMemo(
-    () => (rows.data && columnIndex >= 0 ? rows.data.rows.map((r) => r[columnIndex] ?? null) : null),
-    [rows.data, columnIndex],
-  );
-  const usable = rows.data ? rows.data.matchesServer : !loadable;
+  const labels = values.data?.values ?? null;
+  const usable = values.data?.matchesServer ?? false;
   const membership = useMemo(() => {
     if (percentError || rowCount === 0) return null;
     if (method === "stratified") return labels && usable ? stratifiedSplit(labels, percents, seed) : null;
@@ -118,9 +114,7 @@ export function SplitsTab({ dataset, version }: DatasetTabProps) {
                   className={cn(
                     "flex cursor-pointer items-center justify-center rounded px-2 py-1.5 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent",
                     method === m ? "bg-panel font-medium text-fg shadow-sm" : "text-muted hover:text-fg",
-                    m === "stratified" &&
-                      (!loadable || classColumns.length === 0) &&
-                      "pointer-events-none opacity-50",
+                    m === "stratified" && classColumns.length === 0 && "pointer-events-none opacity-50",
                   )}
                 >
                   <input
@@ -128,7 +122,7 @@ export function SplitsTab({ dataset, version }: DatasetTabProps) {
                     name={ids.method}
                     value={m}
                     checked={method === m}
-                    disabled={m === "stratified" && (!loadable || classColumns.length === 0)}
+                    disabled={m === "stratified" && classColumns.length === 0}
                     onChange={() => {
                       setMethod(m);
                       save.reset();
@@ -266,38 +260,34 @@ export function SplitsTab({ dataset, version }: DatasetTabProps) {
                   ).join(", ")}`
                 : percentError
                   ? "Choose sizes that add up to 100 %."
-                  : "Waiting for the rows of the file…"
+                  : method === "stratified"
+                    ? `Waiting for the values of ${column}…`
+                    : "Waiting for the rows…"
             }
           />
           <div className="px-5 py-4">
-            {rows.isFetching ? (
-              <p className="flex items-center gap-2 text-sm text-muted">
-                <Loader2 aria-hidden className="h-4 w-4 animate-spin" /> Reading the rows…{" "}
-                {formatPercent(rows.progress)}
+            {values.isFetching ? (
+              <p className="mb-3 flex items-center gap-2 text-sm text-muted" role="status">
+                <Loader2 aria-hidden className="h-4 w-4 animate-spin" /> Reading the values of {column}…{" "}
+                {formatPercent(values.progress)}
               </p>
             ) : null}
-            {rows.waitsForRequest ? (
+            {values.waitsForRequest ? (
               <div className="mb-4 flex flex-wrap items-center gap-3 text-sm text-muted">
-                The class balance and stratified splits need every row of this{" "}
-                {formatBytes(version.size_bytes)} file.
-                <Button size="sm" variant="secondary" onClick={rows.load}>
-                  Read all rows
+                The class balance and stratified splits need the {column} value of all {formatCount(rowCount)}{" "}
+                rows (only that column is read).
+                <Button size="sm" variant="secondary" onClick={values.load}>
+                  Read {column}
                 </Button>
               </div>
             ) : null}
-            {!loadable ? (
+            {values.data && !values.data.matchesServer ? (
               <Alert tone="warn">
-                This file cannot be read in the browser, so only a random split is possible and its class
-                balance is not shown.
+                {formatCount(values.data.values.length)} values of {column} were read but the server counted{" "}
+                {formatCount(rowCount)} rows; row numbers would not match, so splits cannot be made from them.
               </Alert>
             ) : null}
-            {rows.data && !rows.data.matchesServer ? (
-              <Alert tone="warn">
-                The file read here has {formatCount(rows.data.rows.length)} rows but the server counted{" "}
-                {formatCount(rowCount)}; row numbers would not match, so splits cannot be made from it.
-              </Alert>
-            ) : null}
-            {rows.error ? <Alert>{rows.error.message}</Alert> : null}
+            {values.error ? <Alert>{errorMessage(values.error)}</Alert> : null}
             {balance && column ? (
               <ClassBalance balance={balance} column={column} />
             ) : membership ? (

@@ -1,9 +1,9 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { FileUp, UploadCloud } from "lucide-react";
+import { FileUp, Link2, UploadCloud } from "lucide-react";
 import Link from "next/link";
-import { type DragEvent, type FormEvent, useId, useState } from "react";
+import { type DragEvent, type FormEvent, useEffect, useId, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
@@ -13,25 +13,35 @@ import { baseName, formatBytes, formatCount, formatLabel } from "@/lib/datasets-
 import { precheckFile } from "@/lib/datasets-ui/upload-errors";
 import { DatasetDialog } from "./dataset-dialog";
 import { UploadProgress } from "./upload-progress";
+import { UrlImportForm } from "./url-import-form";
 import { useXhrUpload } from "./use-xhr-upload";
 
 const ACCEPT = ".csv,.tsv,.tab,.jsonl,.ndjson,.parquet,.zip,.txt";
 
+export type DatasetSource = "file" | "url";
+
 /**
- * Upload a new dataset, or (with `datasetId`) a new version of one: a file by picker or drag and
- * drop, a name and description, a real progress bar, Cancel that aborts the request.
+ * A new dataset, from a file (picker or drag and drop, a real progress bar, Cancel that aborts the
+ * request) or from a URL the server fetches; or (with `datasetId`) a new version of one, from a file.
  */
 export function UploadDialog({
   open,
   onClose,
   datasetId,
   datasetName,
+  initialSource = "file",
 }: {
   open: boolean;
   onClose: () => void;
   datasetId?: string;
   datasetName?: string;
+  /** Which way a new dataset starts: upload a file or import from a URL. */
+  initialSource?: DatasetSource;
 }) {
+  const [source, setSource] = useState<DatasetSource>(initialSource);
+  useEffect(() => {
+    if (open) setSource(initialSource);
+  }, [open, initialSource]);
   const queryClient = useQueryClient();
   const upload = useXhrUpload(() => {
     queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/datasets/browse"] });
@@ -48,20 +58,90 @@ export function UploadDialog({
     upload.reset();
     onClose();
   };
+  const fromUrl = !datasetId && source === "url";
   return (
     <DatasetDialog
       open={open}
       onClose={close}
       dismissable={!busy}
-      title={datasetId ? "Upload a new version" : "Upload a dataset"}
+      title={datasetId ? "Upload a new version" : "New dataset"}
       description={
         datasetId
           ? `The file becomes the next version of “${datasetName ?? "this dataset"}”. Identical content is recognised and not stored twice.`
-          : "CSV, TSV, JSON Lines, Parquet, plain text, or a ZIP of images in one folder per class."
+          : fromUrl
+            ? "The server downloads the file from its address, then reads and profiles it."
+            : "CSV, TSV, JSON Lines, Parquet, plain text, or a ZIP of images in one folder per class."
       }
     >
-      {open ? <UploadForm datasetId={datasetId} upload={upload} onClose={close} /> : null}
+      {open ? (
+        <>
+          {datasetId ? null : (
+            <SourceSwitch
+              value={source}
+              disabled={busy}
+              onChange={(s) => {
+                if (upload.state.phase !== "idle") upload.reset();
+                setSource(s);
+              }}
+            />
+          )}
+          {fromUrl ? (
+            <UrlImportForm onClose={close} />
+          ) : (
+            <UploadForm datasetId={datasetId} upload={upload} onClose={close} />
+          )}
+        </>
+      ) : null}
     </DatasetDialog>
+  );
+}
+
+const SOURCES: { value: DatasetSource; label: string; icon: typeof UploadCloud }[] = [
+  { value: "file", label: "Upload a file", icon: UploadCloud },
+  { value: "url", label: "From URL", icon: Link2 },
+];
+
+/** Where the new dataset comes from: two options as a segmented control (native radio buttons). */
+function SourceSwitch({
+  value,
+  onChange,
+  disabled,
+}: {
+  value: DatasetSource;
+  onChange: (source: DatasetSource) => void;
+  disabled: boolean;
+}) {
+  const name = useId();
+  return (
+    <fieldset className="mb-4" disabled={disabled}>
+      <legend className="sr-only">Source</legend>
+      <div className="grid grid-cols-2 gap-1 rounded-md border border-border bg-panel-2 p-1">
+        {SOURCES.map((s) => {
+          const Icon = s.icon;
+          return (
+            <label
+              key={s.value}
+              className={cn(
+                "flex cursor-pointer items-center justify-center gap-2 rounded px-2 py-1.5 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent",
+                value === s.value ? "bg-panel font-medium text-fg shadow-sm" : "text-muted hover:text-fg",
+                disabled && "pointer-events-none opacity-60",
+              )}
+            >
+              <input
+                type="radio"
+                name={name}
+                value={s.value}
+                checked={value === s.value}
+                onChange={() => onChange(s.value)}
+                className="sr-only"
+              />
+              <Icon aria-hidden className="h-4 w-4" />
+              {s.label}
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
   );
 }
 

@@ -5,7 +5,7 @@ import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from "rea
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
-import type { Cell } from "@/lib/datasets-ui/parse-rows";
+import type { Cell } from "@/lib/datasets-ui/cells";
 import { scrollTopForRow, windowRange } from "@/lib/datasets-ui/windowing";
 
 const ROW_HEIGHT = 32;
@@ -40,32 +40,42 @@ export function VirtualTable({
   rowAt,
   label,
   height = 540,
+  onRangeChange,
 }: {
   columns: TableColumn[];
   rowCount: number;
-  rowAt: (index: number) => Cell[];
+  /** A row's cells, or undefined while they are loading (a placeholder row is shown). */
+  rowAt: (index: number) => Cell[] | undefined;
   label: string;
   height?: number;
+  /** Called with the rows rendered (start inclusive, end exclusive) whenever they change. */
+  onRangeChange?: (start: number, end: number) => void;
 }) {
   const scroller = useRef<HTMLElement>(null);
   const frame = useRef(0);
   const [scrollTop, setScrollTop] = useState(0);
   const [jump, setJump] = useState("");
   const jumpId = useId();
-  // Widths from the first rows only, so that they do not jump while scrolling.
+  // Widths from the first rows only (once they are there), so that they do not jump while scrolling.
   const sampleKey = Math.min(rowCount, 200);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: rowAt changes identity with every load; the sample size is what matters
+  const sampleReady = sampleKey === 0 || rowAt(sampleKey - 1) !== undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rowAt changes identity with every page; the sample size and its arrival are what matter
   const widths = useMemo(() => {
     const sample: Cell[][] = [];
-    for (let i = 0; i < sampleKey; i++) sample.push(rowAt(i));
+    for (let i = 0; i < sampleKey; i++) {
+      const row = rowAt(i);
+      if (row) sample.push(row);
+    }
     return columns.map((c, k) =>
       widthOf(
         c,
         sample.map((r) => r[k] ?? ""),
       ),
     );
-  }, [columns, sampleKey]);
-  const totalWidth = INDEX_WIDTH + widths.reduce((a, b) => a + b, 0);
+  }, [columns, sampleKey, sampleReady]);
+  // Room for the longest row number ("1,000,000").
+  const indexWidth = Math.max(INDEX_WIDTH, Math.ceil(rowCount.toLocaleString("en-US").length * 7.2 + 28));
+  const totalWidth = indexWidth + widths.reduce((a, b) => a + b, 0);
   const viewport = height - HEADER_HEIGHT;
   const range = windowRange({
     count: rowCount,
@@ -76,6 +86,9 @@ export function VirtualTable({
   });
 
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
+  useEffect(() => {
+    onRangeChange?.(range.start, range.end);
+  }, [onRangeChange, range.start, range.end]);
 
   const onScroll = () => {
     cancelAnimationFrame(frame.current);
@@ -93,12 +106,36 @@ export function VirtualTable({
     setScrollTop(top);
   };
 
-  const first = rowCount === 0 ? 0 : Math.min(rowCount, Math.floor(scrollTop / ROW_HEIGHT) + 1);
-  const last = Math.min(rowCount, Math.floor((scrollTop + viewport) / ROW_HEIGHT));
+  const first = rowCount === 0 ? 0 : range.firstVisible + 1;
+  const last = range.lastVisible;
 
   const rows = [];
+  let waiting = false;
   for (let i = range.start; i < range.end; i++) {
     const cells = rowAt(i);
+    if (!cells) {
+      waiting = true;
+      rows.push(
+        <tr key={i} aria-rowindex={i + 2} style={{ height: ROW_HEIGHT }} data-row={i + 1} data-loading="">
+          <th
+            scope="row"
+            className="sticky left-0 z-[1] border-r border-b border-border bg-panel px-3 text-right text-xs font-normal text-muted tabular-nums"
+          >
+            {(i + 1).toLocaleString("en-US")}
+          </th>
+          {columns.map((c, k) => (
+            <td key={c.name} className="border-b border-border px-3">
+              <span
+                aria-hidden
+                className="block h-2.5 animate-pulse rounded-full bg-border"
+                style={{ width: `${40 + ((i * 7 + k * 13) % 45)}%` }}
+              />
+            </td>
+          ))}
+        </tr>,
+      );
+      continue;
+    }
     rows.push(
       <tr key={i} aria-rowindex={i + 2} style={{ height: ROW_HEIGHT }} className="group" data-row={i + 1}>
         <th
@@ -159,6 +196,7 @@ export function VirtualTable({
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
         tabIndex={0}
         aria-label={label}
+        aria-busy={waiting || undefined}
         className="overflow-auto overscroll-contain"
         style={{ height: Math.min(height, HEADER_HEIGHT + Math.max(rowCount, 3) * ROW_HEIGHT + 2) }}
       >
@@ -175,7 +213,7 @@ export function VirtualTable({
         >
           <caption className="sr-only">{label}</caption>
           <colgroup>
-            <col style={{ width: INDEX_WIDTH }} />
+            <col style={{ width: indexWidth }} />
             {widths.map((w, k) => (
               <col key={columns[k].name} style={{ width: w }} />
             ))}

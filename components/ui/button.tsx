@@ -7,7 +7,7 @@ const VARIANTS: Record<Variant, string> = {
   primary: "bg-accent text-accent-fg hover:opacity-90 shadow-sm",
   secondary: "bg-panel text-fg border border-border hover:bg-panel-2",
   ghost: "text-fg hover:bg-panel-2",
-  danger: "bg-danger text-white hover:opacity-90",
+  danger: "bg-danger text-white dark:text-bg hover:opacity-90",
 };
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {

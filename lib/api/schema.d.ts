@@ -648,6 +648,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/datasets/{dataset_id}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of rows, in file order, at any offset (read on the server)
+         * @description Pages through a version without downloading it: `offset` and `limit` select rows in file order (the order of the explicit splits' row indices), `columns` selects columns. Any offset is cheap: large CSV, TSV and JSON Lines files are read from a columnar copy the server makes on first use. An offset beyond the last row answers an empty page. 422 for an unknown column or a page that is too large.
+         */
+        get: operations["listDatasetRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/datasets/{dataset_id}/roles": {
         parameters: {
             query?: never;
@@ -1583,6 +1603,22 @@ export interface components {
                 thumbnail?: string;
                 row: number;
             }[];
+        };
+        DatasetRowsPage: {
+            dataset_id: string;
+            version_id: string;
+            /** @enum {string} */
+            format: "csv" | "tsv" | "jsonl" | "parquet" | "image_zip" | "text";
+            /** @description The columns of each row, in order */
+            columns: components["schemas"]["DatasetColumn"][];
+            offset: number;
+            limit: number;
+            /** @description Rows in the version */
+            total: number;
+            /** @description The offset of the next page; null after the last row */
+            next_offset: number | null;
+            /** @description One array of cells per row, in the order of `columns`. Numbers, booleans and strings as they are (64-bit integers beyond 2^53 as strings); dates and times as ISO strings (e.g. 2024-01-02); nested values as JSON; a missing value is null. Plain text: one line per row; image ZIPs: the image's path in the archive and its class */
+            rows: unknown[][];
         };
         UpdateDatasetRequest: {
             name?: string;
@@ -4543,6 +4579,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DatasetPreview"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDatasetRows: {
+        parameters: {
+            query?: {
+                /** @description 0-based index of the first row, in file order. Beyond the last row: no rows */
+                offset?: number | null;
+                /** @description Rows per page: 1–1000 (default 100); up to 100000 when `columns` names a single column (e.g. every class label for a split) */
+                limit?: number;
+                /** @description Only these columns, in this order: repeat the parameter or separate names with commas (a value that is exactly a column's name is that column). Default: every column */
+                columns?: string | string[];
+                /** @description Default: the current version */
+                version_id?: string;
+            };
+            header?: never;
+            path: {
+                dataset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetRowsPage"];
                 };
             };
             /** @description Missing, unknown, revoked or expired credential */

@@ -1018,6 +1018,7 @@ describe("OpenAPI", () => {
         "getDatasetTask",
         "getDatasetVersion",
         "linkProjectDataset",
+        "listDatasetRows",
         "listDatasetVersions",
         "listProjectDatasets",
         "previewDataset",

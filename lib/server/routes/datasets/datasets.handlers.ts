@@ -16,6 +16,7 @@ import {
 import { storageQuota } from "../../services/datasets/limits";
 import { previewDataset as preview } from "../../services/datasets/preview";
 import { linkDataset, listLinkedDatasets, unlinkDataset } from "../../services/datasets/project-links";
+import { readDatasetRows } from "../../services/datasets/rows";
 import { uploadDataset as upload } from "../../services/datasets/upload";
 import { getVersion, listVersions, setExplicitSplits } from "../../services/datasets/versions";
 import type * as r from "./datasets.routes";
@@ -64,6 +65,16 @@ export const previewDataset: RouteHandler<typeof r.previewDataset, AppEnv> = asy
     await preview(c.get("db"), currentUser(c), c.req.valid("param").dataset_id, q.rows, q.version_id),
     200,
   );
+};
+
+export const listDatasetRows: RouteHandler<typeof r.listDatasetRows, AppEnv> = async (c) => {
+  const page = await readDatasetRows(
+    c.get("db"),
+    currentUser(c),
+    c.req.valid("param").dataset_id,
+    c.req.valid("query"),
+  );
+  return c.json(page, 200);
 };
 
 export const updateDataset: RouteHandler<typeof r.updateDataset, AppEnv> = async (c) => {

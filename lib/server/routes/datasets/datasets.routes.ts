@@ -97,6 +97,22 @@ export const previewDataset = createRoute({
   responses: { 200: jsonContent(s.previewSchema, "Preview"), ...errors(401, 403, 404, 422) },
 });
 
+export const listDatasetRows = createRoute({
+  method: "get",
+  path: `${base}/{dataset_id}/rows`,
+  operationId: "listDatasetRows",
+  tags,
+  summary: "A page of rows, in file order, at any offset (read on the server)",
+  description:
+    "Pages through a version without downloading it: `offset` and `limit` select rows in file order (the " +
+    "order of the explicit splits' row indices), `columns` selects columns. Any offset is cheap: large " +
+    "CSV, TSV and JSON Lines files are read from a columnar copy the server makes on first use. An offset " +
+    "beyond the last row answers an empty page. 422 for an unknown column or a page that is too large.",
+  ...auth,
+  request: { params: s.datasetIdParams, query: s.rowsQuerySchema },
+  responses: { 200: jsonContent(s.rowsPageSchema, "A page of rows"), ...errors(401, 403, 404, 422) },
+});
+
 export const updateDataset = createRoute({
   method: "put",
   path: `${base}/{dataset_id}`,

@@ -2,6 +2,11 @@ import { z } from "@hono/zod-openapi";
 import { DATASET_FORMATS, DATASET_VISIBILITIES } from "../../db/schema";
 import { pageQuerySchema, skipLimitQuerySchema } from "../../http/paging";
 import { MAX_PREVIEW_ROWS } from "../../services/datasets/preview";
+import {
+  DEFAULT_ROWS_PER_PAGE,
+  MAX_ROWS_PER_PAGE,
+  MAX_VALUES_PER_COLUMN_PAGE,
+} from "../../services/datasets/rows";
 import { COLUMN_ROLES, PII_KINDS } from "../../services/datasets/types";
 
 /** Request and response schemas of the dataset routes (the OpenAPI components). */
@@ -260,6 +265,61 @@ export const previewSchema = z
     images: z.array(imageSampleSchema.extend({ row: z.number().int() })),
   })
   .openapi("DatasetPreview");
+
+export const rowsQuerySchema = z.object({
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .openapi({ description: "0-based index of the first row, in file order. Beyond the last row: no rows" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_VALUES_PER_COLUMN_PAGE)
+    .default(DEFAULT_ROWS_PER_PAGE)
+    .openapi({
+      description:
+        `Rows per page: 1–${MAX_ROWS_PER_PAGE} (default ${DEFAULT_ROWS_PER_PAGE}); up to ` +
+        `${MAX_VALUES_PER_COLUMN_PAGE} when \`columns\` names a single column (e.g. every class label for a split)`,
+    }),
+  columns: z
+    .union([z.string().max(10_000), z.array(z.string().max(10_000)).max(1000)])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]))
+    .openapi({
+      description:
+        "Only these columns, in this order: repeat the parameter or separate names with commas (a value " +
+        "that is exactly a column's name is that column). Default: every column",
+      example: "species",
+    }),
+  version_id: z.string().max(64).optional().openapi({ description: "Default: the current version" }),
+});
+
+export const rowsPageSchema = z
+  .object({
+    dataset_id: z.string(),
+    version_id: z.string(),
+    format: formatSchema,
+    columns: z.array(schemaColumnSchema).openapi({ description: "The columns of each row, in order" }),
+    offset: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int().openapi({ description: "Rows in the version" }),
+    next_offset: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The offset of the next page; null after the last row" }),
+    rows: z.array(z.array(z.unknown())).openapi({
+      description:
+        "One array of cells per row, in the order of `columns`. Numbers, booleans and strings as they are " +
+        "(64-bit integers beyond 2^53 as strings); dates and times as ISO strings (e.g. 2024-01-02); " +
+        "nested values as JSON; a missing value is null. Plain text: one line per row; image ZIPs: the " +
+        "image's path in the archive and its class",
+    }),
+  })
+  .openapi("DatasetRowsPage");
 
 export const browseQuerySchema = skipLimitQuerySchema.extend({
   q: z.string().trim().max(200).optional().openapi({ description: "Text in the name or description" }),

@@ -15,6 +15,7 @@ import { currentVersionOf, type DatasetRef, ownedDataset, readableDataset, type 
 import { BUILTIN_DATASETS, type BuiltinDataset, builtinVersionData } from "./builtin";
 import { refOfKey } from "./ingest";
 import { applyRoleUpdate, inferTask } from "./roles";
+import { dropRowCache } from "./row-cache";
 import type { ColumnRole } from "./types";
 import { builtinDatasetView, type DatasetView, storedDatasetView } from "./views";
 
@@ -161,7 +162,7 @@ export async function deleteDataset(db: Db, user: Viewer, id: string): Promise<v
   await ownedDataset(db, user, id);
   await assertDatasetNotInUse(db, id);
   const versions = await db
-    .select({ blobKey: datasetVersions.blobKey })
+    .select({ id: datasetVersions.id, blobKey: datasetVersions.blobKey })
     .from(datasetVersions)
     .where(eq(datasetVersions.datasetId, id));
   // Rows first (versions, links and download nonces go with the dataset), then the files.
@@ -172,6 +173,9 @@ export async function deleteDataset(db: Db, user: Viewer, id: string): Promise<v
   for (const v of versions) {
     await deleteBlob(refOfKey(v.blobKey)).catch((err: unknown) => {
       console.error(`could not delete dataset blob ${v.blobKey}`, err instanceof Error ? err.message : err);
+    });
+    await dropRowCache(v.id).catch((err: unknown) => {
+      console.error(`could not delete the row cache of ${v.id}`, err instanceof Error ? err.message : err);
     });
   }
 }

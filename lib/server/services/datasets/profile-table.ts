@@ -150,9 +150,42 @@ interface BasicStats {
   std: number | null;
 }
 
+/**
+ * Columns per statistics query: exact distinct counts keep a hash table per column, so wide tables are
+ * measured a few columns at a time (each query a scan of the loaded table) to stay within DuckDB's
+ * memory limit.
+ */
+const STATS_BATCH = 8;
+
 async function basicStats(con: DuckDBConnection, columns: SchemaColumn[]): Promise<BasicStats[]> {
+  const row: Record<string, unknown> = {};
+  for (let from = 0; from < columns.length; from += STATS_BATCH) {
+    Object.assign(row, await basicStatsRow(con, columns, from, Math.min(columns.length, from + STATS_BATCH)));
+  }
+  return columns.map((c, i) => {
+    const numeric = isNumeric(c.type);
+    const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+    return {
+      count: num(row[`n${i}`]) ?? 0,
+      distinct: num(row[`d${i}`]) ?? 0,
+      min: numeric ? num(row[`lo${i}`]) : text(row[`lo${i}`]),
+      max: numeric ? num(row[`hi${i}`]) : text(row[`hi${i}`]),
+      mean: numeric ? num(row[`mean${i}`]) : null,
+      std: numeric ? num(row[`std${i}`]) : null,
+    };
+  });
+}
+
+/** The statistics of columns [from, to), as one row with the column's index in every alias. */
+async function basicStatsRow(
+  con: DuckDBConnection,
+  columns: SchemaColumn[],
+  from: number,
+  to: number,
+): Promise<Record<string, unknown>> {
   const exprs: string[] = [];
-  columns.forEach((c, i) => {
+  columns.slice(from, to).forEach((c, k) => {
+    const i = from + k;
     const col = ident(c.name);
     exprs.push(`count(${col}) AS n${i}`);
     if (c.type === "other") {
@@ -171,19 +204,7 @@ async function basicStats(con: DuckDBConnection, columns: SchemaColumn[]): Promi
       exprs.push(`CAST(min(${col}) AS VARCHAR) AS lo${i}`, `CAST(max(${col}) AS VARCHAR) AS hi${i}`);
     }
   });
-  const row = (await con.runAndReadAll(`SELECT ${exprs.join(", ")} FROM t`)).getRowObjectsJS()[0];
-  return columns.map((c, i) => {
-    const numeric = isNumeric(c.type);
-    const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
-    return {
-      count: num(row[`n${i}`]) ?? 0,
-      distinct: num(row[`d${i}`]) ?? 0,
-      min: numeric ? num(row[`lo${i}`]) : text(row[`lo${i}`]),
-      max: numeric ? num(row[`hi${i}`]) : text(row[`hi${i}`]),
-      mean: numeric ? num(row[`mean${i}`]) : null,
-      std: numeric ? num(row[`std${i}`]) : null,
-    };
-  });
+  return (await con.runAndReadAll(`SELECT ${exprs.join(", ")} FROM t`)).getRowObjectsJS()[0];
 }
 
 async function numericHistograms(

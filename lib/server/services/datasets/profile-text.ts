@@ -9,8 +9,11 @@ export class InvalidTextError extends Error {}
 
 const MAX_TRACKED_WORDS = 200_000;
 
-/** Yields the lines of a UTF-8 file (without line endings); throws InvalidTextError on invalid UTF-8. */
-export async function* readLines(file: string): AsyncGenerator<string> {
+/**
+ * Yields the lines of a UTF-8 file (without line endings); throws InvalidTextError on invalid UTF-8.
+ * `start` is a byte offset where a line begins (just after a newline).
+ */
+export async function* readLines(file: string, start = 0): AsyncGenerator<string> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   let rest = "";
   const decode = (chunk?: Buffer) => {
@@ -20,7 +23,7 @@ export async function* readLines(file: string): AsyncGenerator<string> {
       throw new InvalidTextError("The file is not valid UTF-8 text.");
     }
   };
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 256 * 1024 })) {
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 256 * 1024, start })) {
     rest += decode(chunk as Buffer);
     const parts = rest.split("\n");
     rest = parts.pop() ?? "";
