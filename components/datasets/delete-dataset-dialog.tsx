@@ -8,9 +8,9 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
+import { Modal } from "@/components/ui/modal";
 import { $api, ApiError } from "@/lib/api/client";
 import { formatBytes } from "@/lib/datasets-ui/format";
-import { DatasetDialog } from "./dataset-dialog";
 import { errorMessage } from "./error-message";
 import { setDatasetFlash } from "./flash";
 import type { Dataset } from "./types";
@@ -63,7 +63,7 @@ export function DeleteDatasetDialog({
   };
 
   return (
-    <DatasetDialog
+    <Modal
       open={open}
       onClose={close}
       dismissable={!busy}
@@ -122,6 +122,6 @@ export function DeleteDatasetDialog({
           </Button>
         </div>
       </form>
-    </DatasetDialog>
+    </Modal>
   );
 }

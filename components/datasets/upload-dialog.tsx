@@ -8,10 +8,10 @@ import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
+import { Modal } from "@/components/ui/modal";
 import { $api } from "@/lib/api/client";
 import { baseName, formatBytes, formatCount, formatLabel } from "@/lib/datasets-ui/format";
 import { precheckFile } from "@/lib/datasets-ui/upload-errors";
-import { DatasetDialog } from "./dataset-dialog";
 import { UploadProgress } from "./upload-progress";
 import { UrlImportForm } from "./url-import-form";
 import { useXhrUpload } from "./use-xhr-upload";
@@ -60,7 +60,7 @@ export function UploadDialog({
   };
   const fromUrl = !datasetId && source === "url";
   return (
-    <DatasetDialog
+    <Modal
       open={open}
       onClose={close}
       dismissable={!busy}
@@ -92,7 +92,7 @@ export function UploadDialog({
           )}
         </>
       ) : null}
-    </DatasetDialog>
+    </Modal>
   );
 }
 

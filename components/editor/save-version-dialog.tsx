@@ -2,10 +2,10 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { Modal } from "@/components/projects/modal";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
+import { Modal } from "@/components/ui/modal";
 import { $api, ApiError, type Schemas } from "@/lib/api/client";
 import { fromFlow } from "@/lib/editor/graph-mapping";
 import { useAnalysis, useEditorStoreApi } from "./editor-store-context";

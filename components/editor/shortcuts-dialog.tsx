@@ -1,7 +1,7 @@
 "use client";
 
 import { Fragment } from "react";
-import { Modal } from "@/components/projects/modal";
+import { Modal } from "@/components/ui/modal";
 import { SHORTCUTS } from "./use-editor-shortcuts";
 
 export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

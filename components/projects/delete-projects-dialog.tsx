@@ -3,8 +3,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { Modal } from "@/components/ui/modal";
 import { $api, ApiError } from "@/lib/api/client";
-import { Modal } from "./modal";
 
 /** Confirmation before deleting one or more projects (bulk delete). */
 export function DeleteProjectsDialog({

@@ -7,9 +7,9 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Field } from "@/components/ui/field";
+import { Modal } from "@/components/ui/modal";
 import { $api, ApiError } from "@/lib/api/client";
 import { formatCount } from "@/lib/editor/format";
-import { Modal } from "./modal";
 import { TEMPLATE_OPTIONS, type TemplateOption } from "./template-options";
 
 function NewProjectForm({ onClose }: { onClose: () => void }) {

@@ -8,9 +8,9 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { inputClass } from "@/components/ui/field";
+import { Modal } from "@/components/ui/modal";
 import { $api, ApiError, type Schemas } from "@/lib/api/client";
 import { formatRelativeTime } from "@/lib/editor/format";
-import { Modal } from "./modal";
 
 const SHARES = "/api/v1/projects/{project_id}/shares" as const;
 

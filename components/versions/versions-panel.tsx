@@ -3,11 +3,11 @@
 import { GitCompareArrows, History, RotateCcw } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { Modal } from "@/components/projects/modal";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
+import { Modal } from "@/components/ui/modal";
 import { $api, ApiError, type Schemas } from "@/lib/api/client";
 import { formatRelativeTime } from "@/lib/editor/format";
 

@@ -5,28 +5,29 @@ import { type ReactNode, useEffect, useId, useRef } from "react";
 import { cn } from "@/components/ui/cn";
 
 /**
- * A modal on the native <dialog> element (focus trapped, the page inert behind it). `onClose` runs for
- * Escape and the close button; `dismissable={false}` keeps it open (e.g. while an upload runs, so that
- * it is cancelled on purpose, with the Cancel button, not by a stray key).
+ * A modal dialog on the native <dialog> element: focus is trapped, Escape closes it and the rest of
+ * the page is inert while it is open. Children mount only while open, so forms start fresh.
+ * `dismissable={false}` keeps it open (e.g. while an upload runs, so that it is cancelled on purpose,
+ * with its Cancel button, not by a stray key).
  */
-export function DatasetDialog({
+export function Modal({
   open,
   onClose,
   title,
   description,
   children,
   footer,
+  size = "md",
   dismissable = true,
-  wide = false,
 }: {
   open: boolean;
   onClose: () => void;
   title: string;
   description?: ReactNode;
-  children: ReactNode;
+  children?: ReactNode;
   footer?: ReactNode;
+  size?: "sm" | "md" | "lg";
   dismissable?: boolean;
-  wide?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -47,8 +48,8 @@ export function DatasetDialog({
         if (dismissable) onClose();
       }}
       className={cn(
-        "m-auto w-[calc(100%-2rem)] rounded-xl border border-border bg-panel p-0 text-fg shadow-2xl backdrop:bg-black/50",
-        wide ? "max-w-2xl" : "max-w-lg",
+        "m-auto w-[calc(100%-2rem)] rounded-xl border border-border bg-panel p-0 text-fg shadow-2xl backdrop:bg-black/50 backdrop:backdrop-blur-[1px]",
+        size === "sm" ? "max-w-md" : size === "md" ? "max-w-lg" : "max-w-3xl",
       )}
     >
       {open ? (
@@ -74,7 +75,7 @@ export function DatasetDialog({
               <X aria-hidden className="h-4 w-4" />
             </button>
           </div>
-          <div className="min-h-0 overflow-y-auto px-5 py-4">{children}</div>
+          {children ? <div className="min-h-0 overflow-y-auto px-5 py-4">{children}</div> : null}
           {footer ? (
             <div className="flex items-center justify-end gap-2 border-t border-border bg-panel-2/60 px-5 py-3">
               {footer}
