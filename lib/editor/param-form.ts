@@ -2,66 +2,14 @@
  * Form fields generated from zod object schemas (layer params, training configuration):
  * what input to render for each field, its text, and parsing + validation of what the user types.
  */
-import { z } from "zod";
-import { type LayerType, layerCatalog, type ParamField, paramFields } from "@/lib/ml";
+import type { z } from "zod";
+import { type LayerType, layerCatalog, type ParamField, paramFields, schemaFields } from "@/lib/ml";
 
 export type { ParamField };
+/** Field descriptions of any flat zod object schema (the training configuration form uses it). */
+export { schemaFields };
 
 export type ParseResult = { ok: true; value: unknown } | { ok: false; error: string };
-
-type JsonSchemaProp = {
-  type?: string;
-  description?: string;
-  default?: unknown;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  enum?: unknown[];
-  minItems?: number;
-  maxItems?: number;
-  items?: JsonSchemaProp;
-};
-
-const SAFE = Number.MAX_SAFE_INTEGER;
-const bound = (n: number | undefined) => (n === undefined || Math.abs(n) >= SAFE ? undefined : n);
-
-/** Field descriptions of any flat zod object schema (same shape as lib/ml's `paramFields`). */
-export function schemaFields(schema: z.ZodObject): ParamField[] {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
-    properties?: Record<string, JsonSchemaProp>;
-  };
-  const fields: ParamField[] = [];
-  for (const [name, prop] of Object.entries(json.properties ?? {})) {
-    const base = { name, description: prop.description ?? "", optional: prop.default === undefined };
-    if (prop.enum) {
-      fields.push({ ...base, kind: "enum", options: prop.enum.map(String), default: prop.default as string });
-    } else if (prop.type === "boolean") {
-      fields.push({ ...base, kind: "boolean", default: prop.default as boolean | undefined });
-    } else if (prop.type === "integer" || prop.type === "number") {
-      fields.push({
-        ...base,
-        kind: prop.type === "integer" ? "int" : "number",
-        default: prop.default as number | undefined,
-        min: bound(prop.minimum),
-        max: bound(prop.maximum),
-        exclusiveMin: prop.exclusiveMinimum,
-        exclusiveMax: prop.exclusiveMaximum,
-      });
-    } else if (prop.type === "array") {
-      fields.push({
-        ...base,
-        kind: "int_array",
-        default: prop.default as number[] | undefined,
-        minItems: prop.minItems,
-        maxItems: prop.maxItems,
-        itemMin: bound(prop.items?.minimum),
-        itemMax: bound(prop.items?.maximum),
-      });
-    }
-  }
-  return fields;
-}
 
 /** Form fields of a layer type's params. */
 export function layerFields(type: LayerType): ParamField[] {

@@ -154,11 +154,9 @@ const bound = (n: number | undefined): number | undefined =>
 
 const fieldCache = new Map<LayerType, ParamField[]>();
 
-/** Form description of a layer's params, derived from its zod schema. */
-export function paramFields(type: LayerType): ParamField[] {
-  const cached = fieldCache.get(type);
-  if (cached) return cached;
-  const json = z.toJSONSchema(layerCatalog[type].paramsSchema, { io: "input", unrepresentable: "any" }) as {
+/** Form description of any flat zod object schema (layer params, the training configuration). */
+export function schemaFields(schema: z.ZodObject): ParamField[] {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
     properties?: Record<string, JsonSchemaProp>;
   };
   const fields: ParamField[] = [];
@@ -195,6 +193,14 @@ export function paramFields(type: LayerType): ParamField[] {
       });
     }
   }
+  return fields;
+}
+
+/** Form description of a layer's params, derived from its zod schema. */
+export function paramFields(type: LayerType): ParamField[] {
+  const cached = fieldCache.get(type);
+  if (cached) return cached;
+  const fields = schemaFields(layerCatalog[type].paramsSchema);
   fieldCache.set(type, fields);
   return fields;
 }
