@@ -108,3 +108,12 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
     description: "Upload token (`lut_…`) bound to one training job, from its stream-token route.",
   });
 }
+
+/** A path parameter holding an opaque id (1–`max` characters), documented under its name. */
+export function pathParam(name: string, opts: { max?: number; example?: string } = {}) {
+  return z
+    .string()
+    .min(1)
+    .max(opts.max ?? 64)
+    .openapi({ param: { name, in: "path" }, ...(opts.example ? { example: opts.example } : {}) });
+}

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { credentials } from "../../http/credentials";
-import { errors, jsonBody, jsonContent, security } from "../../http/openapi";
+import { errors, jsonBody, jsonContent, pathParam, security } from "../../http/openapi";
 
 const tags = ["Account"];
 const userCreds = ["api_key", "session"] as const;
@@ -68,11 +68,7 @@ export const profileSchema = z
   .openapi("UserProfile");
 
 const keyIdParam = z.object({
-  key_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "key_id", in: "path" } }),
+  key_id: pathParam("key_id"),
 });
 
 export const createApiKey = createRoute({
@@ -161,11 +157,7 @@ export const getProfile = createRoute({
   middleware: [credentials([...userCreds], { optional: true })],
   request: {
     params: z.object({
-      username: z
-        .string()
-        .min(1)
-        .max(64)
-        .openapi({ param: { name: "username", in: "path" } }),
+      username: pathParam("username"),
     }),
   },
   responses: { 200: jsonContent(profileSchema, "Profile"), ...errors(404) },

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CODEGEN_TARGETS } from "../../../ml/codegen/types";
-import { problemSchema } from "../../http/openapi";
+import { pathParam, problemSchema } from "../../http/openapi";
 import { projectIdParams } from "../projects/projects.schemas";
 
 /** Request and response schemas of the code generation routes (contract §4.4). */
@@ -10,11 +10,7 @@ const dateTime = () => z.string().openapi({ format: "date-time" });
 export { projectIdParams };
 
 export const taskParams = projectIdParams.extend({
-  task_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "task_id", in: "path" } }),
+  task_id: pathParam("task_id"),
 });
 
 const target = z.enum(CODEGEN_TARGETS).default("pytorch").openapi({

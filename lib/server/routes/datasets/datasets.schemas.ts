@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { DATASET_FORMATS, DATASET_VISIBILITIES } from "../../db/schema";
+import { pathParam } from "../../http/openapi";
 import { pageQuerySchema, skipLimitQuerySchema } from "../../http/paging";
 import { MAX_PREVIEW_ROWS } from "../../services/datasets/preview";
 import {
@@ -14,35 +15,19 @@ import { COLUMN_ROLES, PII_KINDS } from "../../services/datasets/types";
 const isoDate = () => z.string().openapi({ format: "date-time" });
 
 export const datasetIdParams = z.object({
-  dataset_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "dataset_id", in: "path" }, example: "builtin-iris" }),
+  dataset_id: pathParam("dataset_id", { example: "builtin-iris" }),
 });
 
 export const versionParams = datasetIdParams.extend({
-  version_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "version_id", in: "path" } }),
+  version_id: pathParam("version_id"),
 });
 
 export const taskIdParams = z.object({
-  task_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "task_id", in: "path" } }),
+  task_id: pathParam("task_id"),
 });
 
 export const projectIdParams = z.object({
-  project_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "project_id", in: "path" } }),
+  project_id: pathParam("project_id"),
 });
 
 export const projectDatasetParams = projectIdParams.extend({

@@ -7,6 +7,7 @@ import {
   trainingConfigSchema,
 } from "../../../ml/graph-types";
 import { TEMPLATE_IDS } from "../../../ml/templates";
+import { pathParam } from "../../http/openapi";
 import { pageQuerySchema } from "../../http/paging";
 import { PROJECT_NAME_MAX } from "../../services/projects";
 
@@ -299,35 +300,19 @@ export const importSharedBodySchema = z
 // Parameters
 
 export const projectIdParams = z.object({
-  project_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "project_id", in: "path" } }),
+  project_id: pathParam("project_id"),
 });
 
 export const versionParams = projectIdParams.extend({
-  version_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "version_id", in: "path" } }),
+  version_id: pathParam("version_id"),
 });
 
 export const shareParams = projectIdParams.extend({
-  share_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "share_id", in: "path" } }),
+  share_id: pathParam("share_id"),
 });
 
 export const tokenParams = z.object({
-  token: z
-    .string()
-    .min(1)
-    .max(128)
-    .openapi({ param: { name: "token", in: "path" } }),
+  token: pathParam("token", { max: 128 }),
 });
 
 export const compareQuerySchema = z.object({
