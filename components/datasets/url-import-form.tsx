@@ -1,13 +1,14 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { CheckCircle2, Link2, Loader2 } from "lucide-react";
+import { Link2, Loader2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
+import { ProgressBar } from "@/components/ui/progress-bar";
 import { $api, ApiError } from "@/lib/api/client";
 import { describeFetchProgress, isFinished, nameFromUrl } from "@/lib/datasets-ui/url-import";
 import { errorMessage } from "./error-message";
@@ -153,36 +154,14 @@ export function UrlImportForm({ onClose }: { onClose: () => void }) {
 
       {taskId !== null && !failed ? (
         <div className="space-y-1.5">
-          <div className="flex items-center justify-between gap-3 text-sm">
-            <span className="flex items-center gap-2 text-muted">
-              {datasetId ? (
-                <CheckCircle2 aria-hidden className="h-4 w-4 text-ok" />
-              ) : (
-                <Loader2 aria-hidden className="h-4 w-4 animate-spin" />
-              )}
-              {datasetId ? "Ready. Opening the dataset…" : label}
-            </span>
-            <span className="font-medium tabular-nums" data-testid="import-percent">
-              {percent}%
-            </span>
-          </div>
-          <div
-            role="progressbar"
-            aria-label="Import progress"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            aria-valuetext={`${percent}% (${label})`}
-            className="h-2 overflow-hidden rounded-full bg-panel-2"
-          >
-            <div
-              className={cn(
-                "h-full rounded-full transition-[width] duration-300",
-                datasetId ? "bg-ok" : "bg-accent",
-              )}
-              style={{ width: `${percent}%` }}
-            />
-          </div>
+          <ProgressBar
+            percent={percent}
+            label={datasetId ? "Ready. Opening the dataset…" : label}
+            ariaLabel="Import progress"
+            busy={!datasetId}
+            done={Boolean(datasetId)}
+            percentTestId="import-percent"
+          />
           <p className="text-xs text-muted">
             You can close this dialog: the import goes on in the background.
           </p>
