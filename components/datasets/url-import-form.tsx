@@ -188,7 +188,8 @@ export function UrlImportForm({ onClose }: { onClose: () => void }) {
       ) : null}
       {task.error ? <Alert>{errorMessage(task.error)}</Alert> : null}
 
-      <div className="flex justify-end gap-2 pt-1">
+      {/* Stays in view at the bottom of the dialog when the form scrolls on short screens. */}
+      <div className="sticky bottom-0 -mx-5 -mb-4 flex justify-end gap-2 border-t border-border bg-panel px-5 py-3">
         <Button variant="secondary" onClick={onClose}>
           {running ? "Close" : "Cancel"}
         </Button>
