@@ -17,13 +17,16 @@ import {
   nodeTypes,
   VIRTUALIZE_ABOVE,
 } from "./flow-config";
+import { OverviewLayer } from "./overview-layer";
+import { OverviewMinimap } from "./overview-minimap";
 import { useFitOnOpen } from "./use-fit-on-open";
+import { useFlowElements, useOverviewActive } from "./use-overview";
 
 export function minimapColor(node: LayerFlowNode): string {
   return CATEGORY_FILL[layerCatalog[node.data.layerType]?.category ?? "Core"];
 }
 
-const fitViewOptions = { maxZoom: 1, padding: 0.2 };
+const fitViewOptions = { maxZoom: 1, padding: 0.2, includeHiddenNodes: true };
 const proOptions = { hideAttribution: false };
 
 /** The editable diagram: React Flow controlled from the editor store. */
@@ -38,6 +41,8 @@ export function EditorCanvas() {
   const endGesture = useEditorStore((s) => s.endGesture);
   const addLayer = useEditorStore((s) => s.addLayer);
   const { screenToFlowPosition } = useReactFlow();
+  const overview = useOverviewActive(nodes.length);
+  const flow = useFlowElements(nodes, edges, overview);
   // Fit what the project opened with; a blank canvas stays at 100% while layers are dropped in.
   const [fitOnOpen] = useState(() => nodes.length > 0);
   const ready = useFitOnOpen(fitOnOpen, fitViewOptions);
@@ -76,8 +81,8 @@ export function EditorCanvas() {
 
   return (
     <ReactFlow<LayerFlowNode, ShapeFlowEdge>
-      nodes={nodes}
-      edges={edges}
+      nodes={flow.nodes}
+      edges={flow.edges}
       nodeTypes={nodeTypes}
       edgeTypes={edgeTypes}
       onNodesChange={onNodesChange}
@@ -101,7 +106,12 @@ export function EditorCanvas() {
       aria-label="Architecture diagram"
     >
       <CanvasBackground />
-      <MiniMap<LayerFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
+      {overview ? <OverviewLayer interactive /> : null}
+      {overview ? (
+        <OverviewMinimap />
+      ) : (
+        <MiniMap<LayerFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
+      )}
       <Controls showInteractive={false} showFitView={false} />
     </ReactFlow>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { createContext, type ReactNode, useContext, useState } from "react";
+import { createContext, type ReactNode, useCallback, useContext, useState } from "react";
 import { useStore } from "zustand";
 import { useStoreWithEqualityFn } from "zustand/traditional";
 import { createAnalysisMemo, type DerivedAnalysis } from "@/lib/editor/analysis-memo";
@@ -79,8 +79,8 @@ export function useAnalysis<T>(selector: (derived: DerivedAnalysis) => T): T {
 /** The analysis function itself, for event handlers that read the current state. */
 export function useAnalyze(): () => DerivedAnalysis {
   const { store, analyze } = useEditorContext();
-  return () => {
+  return useCallback(() => {
     const s = store.getState();
     return analyze(s.nodes, s.edges);
-  };
+  }, [store, analyze]);
 }

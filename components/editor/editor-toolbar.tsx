@@ -97,7 +97,7 @@ export function EditorToolbar({
         </IconButton>
         <IconButton
           label="Fit view"
-          onClick={() => fitView({ duration: 300, maxZoom: 1, padding: 0.15 })}
+          onClick={() => fitView({ duration: 300, maxZoom: 1, padding: 0.15, includeHiddenNodes: true })}
           disabled={empty}
         >
           <Maximize aria-hidden className="h-4 w-4" />

@@ -9,21 +9,26 @@ import { CanvasBackground } from "./canvas-background";
 import { minimapColor } from "./editor-canvas";
 import { EditorStoreProvider, type FlowElements, useEditorStore } from "./editor-store-context";
 import { canvasClassName, canvasThemeStyle, edgeTypes, nodeTypes, VIRTUALIZE_ABOVE } from "./flow-config";
+import { OverviewLayer } from "./overview-layer";
+import { OverviewMinimap } from "./overview-minimap";
 import { useFitOnOpen } from "./use-fit-on-open";
+import { useFlowElements, useOverviewActive } from "./use-overview";
 
-const fitViewOptions = { maxZoom: 1, padding: 0.15 };
+const fitViewOptions = { maxZoom: 1, padding: 0.15, includeHiddenNodes: true };
 
 function ReadOnlyFlow({ label, minimap }: { label: string; minimap: boolean }) {
   const nodes = useEditorStore((s) => s.nodes);
   const edges = useEditorStore((s) => s.edges);
   const onNodesChange = useEditorStore((s) => s.onNodesChange);
+  const overview = useOverviewActive(nodes.length);
+  const flow = useFlowElements(nodes, edges, overview);
   const [hasNodes] = useState(() => nodes.length > 0);
   const ready = useFitOnOpen(hasNodes, fitViewOptions);
   const [defaultViewport] = useState(() => ({ x: 0, y: 0, zoom: nodes.length > VIRTUALIZE_ABOVE ? 0.1 : 1 }));
   return (
     <ReactFlow<LayerFlowNode, ShapeFlowEdge>
-      nodes={nodes}
-      edges={edges}
+      nodes={flow.nodes}
+      edges={flow.edges}
       nodeTypes={nodeTypes}
       edgeTypes={edgeTypes}
       onNodesChange={onNodesChange}
@@ -41,7 +46,9 @@ function ReadOnlyFlow({ label, minimap }: { label: string; minimap: boolean }) {
       aria-label={label}
     >
       <CanvasBackground />
-      {minimap ? (
+      {overview ? <OverviewLayer interactive={false} /> : null}
+      {minimap && overview ? <OverviewMinimap /> : null}
+      {minimap && !overview ? (
         <MiniMap<LayerFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
       ) : null}
       <Controls showInteractive={false} />

@@ -25,7 +25,7 @@ export function useAutoLayout() {
       const laid = await autoLayout(fromFlow(s.nodes, s.edges), { sizes, layerSpacing: 60 });
       store.getState().applyPositions(new Map(laid.nodes.map((n) => [n.id, n.position])));
       requestAnimationFrame(() => {
-        fitView({ duration: 400, maxZoom: 1, padding: 0.15 });
+        fitView({ duration: 400, maxZoom: 1, padding: 0.15, includeHiddenNodes: true });
       });
     } catch {
       setError("Auto-layout could not arrange this diagram.");

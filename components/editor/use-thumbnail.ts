@@ -1,12 +1,14 @@
 "use client";
 
-import { getNodesBounds, getViewportForBounds, useReactFlow, useStoreApi } from "@xyflow/react";
+import { getNodesBounds, getViewportForBounds, useStoreApi } from "@xyflow/react";
 import { toBlob } from "html-to-image";
 import { useCallback } from "react";
 import { api } from "@/lib/api/client";
-import type { LayerFlowNode } from "@/lib/editor/flow-types";
-import { layerCatalog } from "@/lib/ml";
+import type { LayerFlowNode, ShapeFlowEdge } from "@/lib/editor/flow-types";
+import { boundsOf } from "@/lib/editor/node-geometry";
+import { drawOverview, readOverviewPalette } from "@/lib/editor/overview-draw";
 import { CATEGORY_FILL } from "./category-style";
+import { useEditorStoreApi } from "./editor-store-context";
 import { VIRTUALIZE_ABOVE } from "./flow-config";
 
 const WIDTH = 480;
@@ -33,52 +35,40 @@ async function renderViewport(viewport: HTMLElement, nodes: LayerFlowNode[]): Pr
   });
 }
 
-/** Large diagrams (most nodes not even in the DOM): an overview drawn like the minimap. */
-function renderOverview(
-  nodes: LayerFlowNode[],
-  edges: { source: string; target: string }[],
-): Promise<Blob | null> {
+/** Large diagrams (most nodes not even in the DOM): drawn the way the canvas overview draws them. */
+function renderOverview(nodes: LayerFlowNode[], edges: ShapeFlowEdge[]): Promise<Blob | null> {
   const canvas = document.createElement("canvas");
   canvas.width = WIDTH;
   canvas.height = HEIGHT;
   const ctx = canvas.getContext("2d");
-  if (!ctx) return Promise.resolve(null);
-  const vp = getViewportForBounds(getNodesBounds(nodes), WIDTH, HEIGHT, 0.001, 1.2, 0.06);
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  const w = (n: LayerFlowNode) => n.measured?.width ?? 200;
-  const h = (n: LayerFlowNode) => n.measured?.height ?? 70;
+  const bounds = boundsOf(nodes);
+  if (!ctx || !bounds) return Promise.resolve(null);
+  const vp = getViewportForBounds(bounds, WIDTH, HEIGHT, 0.001, 1.2, 0.06);
+  drawOverview(
+    ctx,
+    { nodes, edges, info: () => undefined },
+    { ...vp, width: WIDTH, height: HEIGHT, pixelRatio: 1 },
+    readOverviewPalette(document.documentElement, CATEGORY_FILL),
+  );
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.globalCompositeOperation = "destination-over";
   ctx.fillStyle = themeColor("--bg", "#ffffff");
   ctx.fillRect(0, 0, WIDTH, HEIGHT);
-  ctx.setTransform(vp.zoom, 0, 0, vp.zoom, vp.x, vp.y);
-  ctx.strokeStyle = themeColor("--muted", "#555b6b");
-  ctx.lineWidth = 1 / vp.zoom;
-  ctx.beginPath();
-  for (const e of edges) {
-    const s = byId.get(e.source);
-    const t = byId.get(e.target);
-    if (!s || !t) continue;
-    ctx.moveTo(s.position.x + w(s) / 2, s.position.y + h(s));
-    ctx.lineTo(t.position.x + w(t) / 2, t.position.y);
-  }
-  ctx.stroke();
-  for (const n of nodes) {
-    ctx.fillStyle = CATEGORY_FILL[layerCatalog[n.data.layerType].category];
-    ctx.fillRect(n.position.x, n.position.y, w(n), h(n));
-  }
   return new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
 }
 
 /** Renders a PNG of the whole diagram (not just what is on screen) and uploads it as the thumbnail. */
 export function useThumbnailUpload(projectId: string) {
-  const { getNodes, getEdges } = useReactFlow<LayerFlowNode>();
   const flowStore = useStoreApi();
+  const store = useEditorStoreApi();
   return useCallback(async () => {
     const viewport = flowStore.getState().domNode?.querySelector<HTMLElement>(".react-flow__viewport");
-    const nodes = getNodes();
+    // The store's graph: React Flow holds no edges while the overview draws them.
+    const { nodes, edges } = store.getState();
     if (!viewport || nodes.length === 0) return;
     const blob =
       nodes.length > VIRTUALIZE_ABOVE
-        ? await renderOverview(nodes, getEdges())
+        ? await renderOverview(nodes, edges)
         : await renderViewport(viewport, nodes);
     if (!blob) return;
     await api.POST("/api/v1/projects/{project_id}/thumbnail", {
@@ -90,5 +80,5 @@ export function useThumbnailUpload(projectId: string) {
         return form;
       },
     });
-  }, [flowStore, getEdges, getNodes, projectId]);
+  }, [flowStore, projectId, store]);
 }

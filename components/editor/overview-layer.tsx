@@ -1,0 +1,346 @@
+"use client";
+
+import { Panel, type ReactFlowState, useReactFlow, useStoreApi } from "@xyflow/react";
+import { useEffect, useRef, useState } from "react";
+import type { LayerFlowNode, ShapeFlowEdge } from "@/lib/editor/flow-types";
+import { formatCount } from "@/lib/editor/format";
+import { NODE_HEIGHT, NODE_WIDTH, nodeAt, nodesInRect, type Rect } from "@/lib/editor/node-geometry";
+import { drawOverview, type OverviewNodeInfo, readOverviewPalette } from "@/lib/editor/overview-draw";
+import { layerCatalog } from "@/lib/ml";
+import { CATEGORY_FILL } from "./category-style";
+import { useAnalyze, useEditorStoreApi } from "./editor-store-context";
+import { useThemePalette } from "./use-theme-palette";
+
+/** Pointer travel (CSS px) before a press on a node becomes a drag rather than a click. */
+const DRAG_THRESHOLD = 3;
+
+interface Hover {
+  id: string;
+  /** Anchor of the tooltip, in px from the canvas's top-left corner. */
+  left: number;
+  top: number;
+}
+
+type Gesture =
+  | {
+      kind: "drag";
+      start: { x: number; y: number };
+      startScreen: { x: number; y: number };
+      from: Map<string, { x: number; y: number }>;
+      moved: boolean;
+    }
+  | { kind: "band"; start: { x: number; y: number }; rect: Rect; additive: boolean };
+
+function screenTransform(s: Pick<ReactFlowState, "transform">) {
+  const [x, y, zoom] = s.transform;
+  return { x, y, zoom };
+}
+
+/**
+ * The zoomed-out diagram of a big project on one canvas, with the editing that makes sense at that
+ * distance: click to select (Ctrl/⌘/Shift-click to add), drag selected layers, Shift-drag to select
+ * an area, double-click to zoom into a layer, hover for its name and shape. Panning and wheel zoom
+ * stay React Flow's: presses that hit no layer go through to its pane.
+ */
+export function OverviewLayer({ interactive }: { interactive: boolean }) {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const flow = useStoreApi<LayerFlowNode, ShapeFlowEdge>();
+  const store = useEditorStoreApi();
+  const analyze = useAnalyze();
+  const { setCenter } = useReactFlow();
+  const palette = useThemePalette((el) => readOverviewPalette(el, CATEGORY_FILL));
+  const [hover, setHover] = useState<Hover | null>(null);
+  const [layerCount, setLayerCount] = useState(() => store.getState().nodes.length);
+
+  // Interaction state read by the draw loop (refs: a pointer move must not re-render React).
+  const hoveredId = useRef<string | null>(null);
+  const gesture = useRef<Gesture | null>(null);
+  const redraw = useRef<() => void>(() => {});
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    const ctx = canvas?.getContext("2d");
+    if (!canvas || !ctx || !palette) return;
+    let frame = 0;
+    const draw = () => {
+      frame = 0;
+      const f = flow.getState();
+      const s = store.getState();
+      const derived = analyze();
+      const info = (id: string): OverviewNodeInfo | undefined => {
+        const n = derived.nodes.get(id);
+        return n && { hasErrors: n.errors.length > 0, connectedPorts: n.connectedPorts };
+      };
+      const dpr = window.devicePixelRatio || 1;
+      const width = canvas.clientWidth;
+      const height = canvas.clientHeight;
+      if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
+        canvas.width = Math.round(width * dpr);
+        canvas.height = Math.round(height * dpr);
+      }
+      const g = gesture.current;
+      drawOverview(
+        ctx,
+        {
+          nodes: s.nodes,
+          edges: s.edges,
+          info,
+          hoveredId: hoveredId.current,
+          selectionRect: g?.kind === "band" ? g.rect : null,
+        },
+        { ...screenTransform(f), width, height, pixelRatio: dpr },
+        palette,
+      );
+    };
+    const schedule = () => {
+      if (!frame) frame = requestAnimationFrame(draw);
+    };
+    redraw.current = schedule;
+    const offFlow = flow.subscribe((next, prev) => {
+      if (next.transform !== prev.transform || next.width !== prev.width || next.height !== prev.height) {
+        schedule();
+        setHover(null);
+      }
+    });
+    const offStore = store.subscribe((next, prev) => {
+      if (next.nodes !== prev.nodes || next.edges !== prev.edges) {
+        schedule();
+        if (next.nodes.length !== prev.nodes.length) setLayerCount(next.nodes.length);
+      }
+    });
+    const resize = new ResizeObserver(schedule);
+    resize.observe(canvas);
+    schedule();
+    return () => {
+      cancelAnimationFrame(frame);
+      offFlow();
+      offStore();
+      resize.disconnect();
+    };
+  }, [analyze, flow, palette, store]);
+
+  useEffect(() => {
+    const root = flow.getState().domNode;
+    const canvas = canvasRef.current;
+    if (!root || !canvas) return;
+    const pane = root.querySelector<HTMLElement>(".react-flow__pane");
+    let swallowClick = false;
+
+    const toFlow = (e: { clientX: number; clientY: number }) => {
+      const box = canvas.getBoundingClientRect();
+      const { x, y, zoom } = screenTransform(flow.getState());
+      return { x: (e.clientX - box.left - x) / zoom, y: (e.clientY - box.top - y) / zoom };
+    };
+    const setHovered = (node: LayerFlowNode | null) => {
+      const id = node?.id ?? null;
+      if (id === hoveredId.current) return;
+      hoveredId.current = id;
+      if (pane) pane.style.cursor = node && interactive ? "pointer" : "";
+      if (node) {
+        const { x, y, zoom } = screenTransform(flow.getState());
+        setHover({
+          id: node.id,
+          left: x + (node.position.x + NODE_WIDTH / 2) * zoom,
+          top: y + node.position.y * zoom,
+        });
+      } else setHover(null);
+      redraw.current();
+    };
+
+    const applyDrag = (dx: number, dy: number, dragging: boolean) => {
+      const g = gesture.current;
+      if (g?.kind !== "drag") return;
+      store.getState().onNodesChange(
+        [...g.from].map(([id, p]) => ({
+          type: "position" as const,
+          id,
+          position: { x: Math.round(p.x + dx), y: Math.round(p.y + dy) },
+          dragging,
+        })),
+      );
+    };
+
+    let pending: { x: number; y: number } | null = null;
+    let moveFrame = 0;
+    const onWindowMove = (e: PointerEvent) => {
+      const g = gesture.current;
+      if (!g) return;
+      const p = toFlow(e);
+      if (g.kind === "band") {
+        g.rect = { x: g.start.x, y: g.start.y, width: p.x - g.start.x, height: p.y - g.start.y };
+        redraw.current();
+        return;
+      }
+      if (!g.moved) {
+        if (Math.hypot(e.clientX - g.startScreen.x, e.clientY - g.startScreen.y) < DRAG_THRESHOLD) return;
+        g.moved = true;
+        store.getState().beginGesture();
+        setHovered(null);
+      }
+      // One store update per frame however fast the pointer reports.
+      pending = { x: p.x - g.start.x, y: p.y - g.start.y };
+      if (!moveFrame)
+        moveFrame = requestAnimationFrame(() => {
+          moveFrame = 0;
+          if (pending) applyDrag(pending.x, pending.y, true);
+        });
+    };
+    const onWindowUp = (e: PointerEvent) => {
+      const g = gesture.current;
+      window.removeEventListener("pointermove", onWindowMove);
+      window.removeEventListener("pointerup", onWindowUp);
+      window.removeEventListener("pointercancel", onWindowUp);
+      if (!g) return;
+      if (g.kind === "drag" && g.moved) {
+        cancelAnimationFrame(moveFrame);
+        moveFrame = 0;
+        const p = toFlow(e);
+        applyDrag(p.x - g.start.x, p.y - g.start.y, false);
+        gesture.current = null;
+        store.getState().endGesture();
+      } else if (g.kind === "band") {
+        const s = store.getState();
+        const inside = new Set(nodesInRect(s.nodes, g.rect));
+        gesture.current = null;
+        s.onNodesChange(
+          s.nodes.flatMap((n) => {
+            const selected = inside.has(n.id) || (g.additive && Boolean(n.selected));
+            return Boolean(n.selected) === selected ? [] : [{ type: "select" as const, id: n.id, selected }];
+          }),
+        );
+      } else gesture.current = null;
+      pending = null;
+      redraw.current();
+    };
+
+    const onPointerDown = (e: PointerEvent) => {
+      if (e.button !== 0 || !interactive) return;
+      if (!(e.target instanceof Element) || !e.target.closest(".react-flow__pane")) return;
+      const p = toFlow(e);
+      const s = store.getState();
+      const hit = nodeAt(s.nodes, p);
+      if (!hit && !e.shiftKey) return; // a pan: React Flow's
+      // Ours: keep the pane from panning or starting its own (empty) selection.
+      e.stopPropagation();
+      e.preventDefault();
+      swallowClick = true;
+      if (!hit) {
+        gesture.current = {
+          kind: "band",
+          start: p,
+          rect: { ...p, width: 0, height: 0 },
+          additive: e.ctrlKey || e.metaKey,
+        };
+      } else {
+        const toggle = e.shiftKey || e.ctrlKey || e.metaKey;
+        if (toggle) s.onNodesChange([{ type: "select", id: hit.id, selected: !hit.selected }]);
+        else if (!hit.selected) s.selectNode(hit.id);
+        const now = store.getState().nodes;
+        const from = new Map(now.filter((n) => n.selected).map((n) => [n.id, { ...n.position }]));
+        if (from.size > 0)
+          gesture.current = {
+            kind: "drag",
+            start: p,
+            startScreen: { x: e.clientX, y: e.clientY },
+            from,
+            moved: false,
+          };
+      }
+      window.addEventListener("pointermove", onWindowMove);
+      window.addEventListener("pointerup", onWindowUp);
+      window.addEventListener("pointercancel", onWindowUp);
+    };
+    const onClick = (e: MouseEvent) => {
+      if (!swallowClick) return;
+      swallowClick = false;
+      e.stopPropagation();
+    };
+    const onDoubleClick = (e: MouseEvent) => {
+      if (!(e.target instanceof Element) || !e.target.closest(".react-flow__pane")) return;
+      const hit = nodeAt(store.getState().nodes, toFlow(e));
+      if (!hit) return;
+      e.stopPropagation();
+      e.preventDefault();
+      setCenter(hit.position.x + NODE_WIDTH / 2, hit.position.y + NODE_HEIGHT / 2, {
+        zoom: 1,
+        duration: 350,
+      });
+    };
+    const onHoverMove = (e: PointerEvent) => {
+      if (gesture.current) return;
+      if (!(e.target instanceof Element) || !e.target.closest(".react-flow__pane")) {
+        setHovered(null);
+        return;
+      }
+      setHovered(nodeAt(store.getState().nodes, toFlow(e)));
+    };
+    const onLeave = () => setHovered(null);
+
+    root.addEventListener("pointerdown", onPointerDown, true);
+    root.addEventListener("click", onClick, true);
+    root.addEventListener("dblclick", onDoubleClick, true);
+    root.addEventListener("pointermove", onHoverMove);
+    root.addEventListener("pointerleave", onLeave);
+    return () => {
+      root.removeEventListener("pointerdown", onPointerDown, true);
+      root.removeEventListener("click", onClick, true);
+      root.removeEventListener("dblclick", onDoubleClick, true);
+      root.removeEventListener("pointermove", onHoverMove);
+      root.removeEventListener("pointerleave", onLeave);
+      window.removeEventListener("pointermove", onWindowMove);
+      window.removeEventListener("pointerup", onWindowUp);
+      window.removeEventListener("pointercancel", onWindowUp);
+      cancelAnimationFrame(moveFrame);
+      if (pane) pane.style.cursor = "";
+    };
+  }, [flow, interactive, setCenter, store]);
+
+  return (
+    <>
+      <canvas
+        ref={canvasRef}
+        role="img"
+        aria-label={`Overview of ${layerCount.toLocaleString("en-US")} layers. Zoom in to see details and connect layers.`}
+        data-testid="diagram-overview"
+        className="pointer-events-none absolute inset-0 z-[1] h-full w-full"
+      />
+      {hover ? <HoverCard hover={hover} /> : null}
+      <Panel position="top-center" className="pointer-events-none">
+        <p className="whitespace-nowrap rounded-full border border-border bg-panel/90 px-3 py-1 text-xs text-muted shadow-sm">
+          Overview of {layerCount.toLocaleString("en-US")} layers · zoom in to see details and connect layers
+        </p>
+      </Panel>
+    </>
+  );
+}
+
+/** Name, type, output shape and problems of the hovered layer. */
+function HoverCard({ hover }: { hover: Hover }) {
+  const store = useEditorStoreApi();
+  const analyze = useAnalyze();
+  const node = store.getState().nodes.find((n) => n.id === hover.id);
+  if (!node) return null;
+  const info = analyze().nodes.get(hover.id);
+  const def = layerCatalog[node.data.layerType];
+  return (
+    <div
+      role="tooltip"
+      data-testid="overview-hover"
+      className="pointer-events-none absolute z-[6] -translate-x-1/2 -translate-y-full rounded-md border border-border bg-panel px-2.5 py-1.5 text-xs text-fg shadow-md"
+      style={{ left: hover.left, top: hover.top - 6 }}
+    >
+      <p className="font-semibold">
+        {node.data.label || def.label} <span className="font-normal text-muted">{def.type}</span>
+      </p>
+      <p className="font-mono text-[11px] text-muted">
+        {info?.shape ?? "?"}
+        {info && info.params > 0 ? ` · ${formatCount(info.params)} params` : ""}
+      </p>
+      {info && info.errors.length > 0 ? (
+        <p className="text-danger">
+          {info.errors.length} problem{info.errors.length === 1 ? "" : "s"}: {info.errors[0]}
+        </p>
+      ) : null}
+    </div>
+  );
+}

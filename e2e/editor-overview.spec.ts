@@ -1,0 +1,142 @@
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { syntheticGraph } from "../lib/ml/graph-builder";
+import type { ArchitectureGraph } from "../lib/ml/graph-types";
+import { expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+const LAYERS = 1200;
+const ROWS = 40;
+
+type Point = { x: number; y: number };
+
+/** A big diagram laid out in columns of 40 layers, so that zoomed out it fills the canvas. */
+function bigGraph(): ArchitectureGraph {
+  const { graph } = syntheticGraph(LAYERS);
+  return {
+    ...graph,
+    nodes: graph.nodes.map((n, i) => ({
+      ...n,
+      position: { x: Math.floor(i / ROWS) * 260, y: (i % ROWS) * 120 },
+    })),
+  };
+}
+
+async function savedGraph(request: APIRequestContext, id: string): Promise<ArchitectureGraph> {
+  const res = await request.get(`/api/v1/projects/${id}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { graph: ArchitectureGraph }).graph;
+}
+
+/** Where a point of the diagram is on screen: React Flow's viewport transform applied to it. */
+async function toScreen(page: Page, p: Point): Promise<Point & { zoom: number }> {
+  return page.evaluate((p) => {
+    const pane = document.querySelector(".react-flow")?.getBoundingClientRect();
+    const t = document.querySelector<HTMLElement>(".react-flow__viewport")?.style.transform ?? "";
+    const m = /translate\(([-\d.]+)px, ?([-\d.]+)px\) scale\(([\d.]+)\)/.exec(t);
+    if (!pane || !m) throw new Error("no canvas");
+    const zoom = Number(m[3]);
+    return { x: pane.left + Number(m[1]) + p.x * zoom, y: pane.top + Number(m[2]) + p.y * zoom, zoom };
+  }, p);
+}
+
+/** The middle of a 200 × 78 layer node on screen. */
+function middleOf(node: { position: Point }): Point {
+  return { x: node.position.x + 100, y: node.position.y + 39 };
+}
+
+test("a 1,200-layer diagram zoomed out is an overview you can select, drag, box-select and zoom into", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  if (!baseURL) throw new Error("baseURL");
+  await signUpViaApi(context, baseURL);
+  const graph = bigGraph();
+  const created = await context.request.post("/api/v1/projects", {
+    data: { name: "Deep residual MLP", graph },
+    headers: { Origin: baseURL },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+
+  await page.goto(`/projects/${id}`);
+  const overview = page.getByRole("img", { name: /Overview of 1,200 layers/ });
+  await expect(overview).toBeVisible();
+  await expect(page.getByText("zoom in to see details and connect layers")).toBeVisible();
+  // Drawn on the canvas, not as thousands of elements.
+  await expect(page.getByTestId("layer-node")).toHaveCount(0);
+  await expect(page.getByTestId("overview-minimap")).toBeVisible();
+
+  // Layer 405 sits mid-diagram; the canvas has drawn something where it is.
+  const target = graph.nodes[405];
+  let at = await toScreen(page, middleOf(target));
+  const painted = await overview.evaluate((canvas: HTMLCanvasElement, p) => {
+    const box = canvas.getBoundingClientRect();
+    const ratio = canvas.width / box.width;
+    const ctx = canvas.getContext("2d");
+    const px = ctx?.getImageData(
+      Math.round((p.x - box.left) * ratio),
+      Math.round((p.y - box.top) * ratio),
+      1,
+      1,
+    );
+    return px ? px.data[3] : 0;
+  }, at);
+  expect(painted).toBeGreaterThan(0);
+
+  // Hover names the layer; a click selects it (the inspector shows it).
+  await page.mouse.move(at.x, at.y);
+  const hover = page.getByRole("tooltip");
+  await expect(hover).toBeVisible();
+  await expect(hover).toContainText(target.type);
+  await page.mouse.click(at.x, at.y);
+  await expect(page.getByTestId("inspector")).toContainText(target.id);
+
+  // Drag it: the move is saved, in diagram units.
+  await page.mouse.down();
+  await page.mouse.move(at.x + 30, at.y + 20, { steps: 4 });
+  await page.mouse.move(at.x + 60, at.y + 40, { steps: 4 });
+  await page.mouse.up();
+  await expect(page.getByText("All changes saved")).toBeVisible();
+  await expect
+    .poll(async () => (await savedGraph(context.request, id)).nodes[405].position)
+    .not.toEqual(target.position);
+  const moved = (await savedGraph(context.request, id)).nodes[405].position;
+  expect(Math.abs(moved.x - target.position.x - 60 / at.zoom)).toBeLessThan(2 / at.zoom);
+  expect(Math.abs(moved.y - target.position.y - 40 / at.zoom)).toBeLessThan(2 / at.zoom);
+  // Nothing else moved.
+  expect((await savedGraph(context.request, id)).nodes[404].position).toEqual(graph.nodes[404].position);
+
+  // One undo puts it back.
+  await page.keyboard.press("Control+z");
+  await expect
+    .poll(async () => (await savedGraph(context.request, id)).nodes[405].position)
+    .toEqual(target.position);
+
+  await screenshotBothThemes(page, "editor-overview");
+
+  // Shift-drag around the first column's top four layers selects them; Delete removes them.
+  const from = await toScreen(page, { x: -20, y: -20 });
+  const to = await toScreen(page, { x: 220, y: 3 * 120 + 90 });
+  await page.keyboard.down("Shift");
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(to.x, to.y, { steps: 6 });
+  await page.mouse.up();
+  await page.keyboard.up("Shift");
+  await page.keyboard.press("Delete");
+  await expect(page.getByRole("img", { name: /Overview of 1,196 layers/ })).toBeVisible();
+  await page.keyboard.press("Control+z");
+  await expect(page.getByRole("img", { name: /Overview of 1,200 layers/ })).toBeVisible();
+
+  // Double-click zooms into the layer: the full, editable nodes are back.
+  at = await toScreen(page, middleOf(target));
+  await page.mouse.dblclick(at.x, at.y);
+  await expect(overview).toBeHidden();
+  const node = page.locator(`[data-testid=layer-node][data-node-id="${target.id}"]`);
+  await expect(node).toBeVisible();
+  await expect(node.getByTestId("node-shape")).not.toHaveText("?");
+  await expectAccessible(page);
+});
