@@ -81,7 +81,8 @@ export function StatusBar() {
   return (
     <footer className="relative flex h-10 shrink-0 items-center gap-5 border-t border-border bg-panel px-4 text-xs text-muted">
       <span>
-        <span className="font-semibold text-fg tabular-nums">{layers}</span> layer{layers === 1 ? "" : "s"}
+        <span className="font-semibold text-fg tabular-nums">{layers.toLocaleString("en-US")}</span> layer
+        {layers === 1 ? "" : "s"}
       </span>
       <span title={`${totalParams.toLocaleString()} trainable parameters`} data-testid="total-params">
         Params <span className="font-semibold text-fg tabular-nums">{formatCount(totalParams)}</span>
