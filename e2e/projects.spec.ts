@@ -280,8 +280,28 @@ test("editing with the keyboard: undo, redo, copy, paste, delete, auto-layout, s
   await page.getByRole("button", { name: "Undo" }).click();
   await expect(nodes).toHaveCount(12);
 
+  // Drag the first layer below everything, so one of its edges runs upwards; auto-layout (in a
+  // worker) puts every edge back to running top to bottom.
+  const upwardEdges = async () => {
+    const res = await context.request.get(`${baseURL}/api/v1/projects/${project.id}`);
+    const { graph } = (await res.json()) as {
+      graph: {
+        nodes: { id: string; position: { y: number } }[];
+        edges: { source: string; target: string }[];
+      };
+    };
+    const y = new Map(graph.nodes.map((n) => [n.id, n.position.y]));
+    return graph.edges.filter((e) => (y.get(e.target) ?? 0) <= (y.get(e.source) ?? 0)).length;
+  };
+  const first = await centre(nodes.first().getByTestId("node-title"));
+  await page.mouse.move(first.x, first.y);
+  await page.mouse.down();
+  await page.mouse.move(first.x + 40, first.y + 300, { steps: 6 });
+  await page.mouse.move(first.x + 80, first.y + 700, { steps: 6 });
+  await page.mouse.up();
+  await expect.poll(upwardEdges).toBeGreaterThan(0);
   await page.getByRole("button", { name: "Auto-layout" }).click();
-  await expect(page.getByTestId("save-status")).toHaveText(/Unsaved changes|Saving|All changes saved/);
+  await expect.poll(upwardEdges).toBe(0);
   await expect(page.getByTestId("save-status")).toHaveText(/All changes saved/);
 
   // Training configuration uses the same ranges as the API.

@@ -3,27 +3,30 @@
 import { useReactFlow } from "@xyflow/react";
 import { useCallback, useState } from "react";
 import { fromFlow } from "@/lib/editor/graph-mapping";
+import { layoutPositions } from "@/lib/editor/layout-in-worker";
+import { NODE_HEIGHT, NODE_WIDTH } from "@/lib/editor/node-geometry";
 import { useEditorStoreApi } from "./editor-store-context";
 
-/** Lays the diagram out top-to-bottom with elkjs (loaded on first use), as one undoable step. */
+/**
+ * Lays the diagram out top-to-bottom with elkjs in a worker (the editor stays responsive while it
+ * runs), as one undoable step. Layers added meanwhile keep their place.
+ */
 export function useAutoLayout() {
   const store = useEditorStoreApi();
-  const { getNodes, fitView } = useReactFlow();
+  const { fitView } = useReactFlow();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = useCallback(async () => {
     setBusy(true);
     setError(null);
     try {
-      const { autoLayout } = await import("@/lib/ml/auto-layout");
-      const s = store.getState();
-      const sizes: Record<string, { width: number; height: number }> = {};
-      for (const n of getNodes()) {
-        if (n.measured?.width && n.measured.height)
-          sizes[n.id] = { width: n.measured.width, height: n.measured.height };
-      }
-      const laid = await autoLayout(fromFlow(s.nodes, s.edges), { sizes, layerSpacing: 60 });
-      store.getState().applyPositions(new Map(laid.nodes.map((n) => [n.id, n.position])));
+      const { nodes, edges } = store.getState();
+      const positions = await layoutPositions(fromFlow(nodes, edges), {
+        nodeWidth: NODE_WIDTH,
+        nodeHeight: NODE_HEIGHT,
+        layerSpacing: 60,
+      });
+      store.getState().applyPositions(positions);
       requestAnimationFrame(() => {
         fitView({ duration: 400, maxZoom: 1, padding: 0.15, includeHiddenNodes: true });
       });
@@ -32,6 +35,6 @@ export function useAutoLayout() {
     } finally {
       setBusy(false);
     }
-  }, [fitView, getNodes, store]);
+  }, [fitView, store]);
   return { run, busy, error };
 }
