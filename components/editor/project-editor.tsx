@@ -8,6 +8,7 @@ import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ShareDialog } from "@/components/projects/share-dialog";
 import { buttonClass } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { useRestoreVersion } from "@/components/versions/use-restore-version";
 import { VersionsPanel } from "@/components/versions/versions-panel";
@@ -29,6 +30,9 @@ import { useThumbnailUpload } from "./use-thumbnail";
 import { useUnsavedGuard } from "./use-unsaved-guard";
 
 type Dialog = "save" | "share" | "help" | null;
+
+/** A short message over the canvas: news ("Saved version 2") or why something did not happen. */
+type Notice = { text: string; tone: "ok" | "warn" };
 
 /** What a blank canvas says to someone who has not added a layer yet. */
 function EmptyCanvasHint() {
@@ -82,17 +86,21 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
   const projectId = project.id;
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const autosave = useAutosave(projectId);
   const restore = useRestoreVersion(projectId, autosave);
   const uploadThumbnail = useThumbnailUpload(projectId);
   useUnsavedGuard(autosave.isDirty, autosave.flush);
   const openSave = useCallback(() => setDialog("save"), []);
-  useEditorShortcuts({ onSave: openSave, onHelp: () => setDialog("help") });
+  useEditorShortcuts({
+    onSave: openSave,
+    onHelp: () => setDialog("help"),
+    onNotice: (text) => setNotice({ text, tone: "warn" }),
+  });
 
   useEffect(() => {
     if (!notice) return;
-    const t = setTimeout(() => setNotice(null), 4000);
+    const t = setTimeout(() => setNotice(null), notice.tone === "warn" ? 8000 : 4000);
     return () => clearTimeout(t);
   }, [notice]);
 
@@ -102,7 +110,7 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
       .catch(() => undefined);
   }, [queryClient, uploadThumbnail]);
   const onSaved = (version: Schemas["ProjectVersion"]) => {
-    setNotice(`Saved version ${version.number}`);
+    setNotice({ text: `Saved version ${version.number}`, tone: "ok" });
     refreshThumbnail();
   };
 
@@ -138,9 +146,14 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
           {notice ? (
             <div
               role="status"
-              className="pointer-events-none absolute top-3 left-1/2 z-10 -translate-x-1/2 rounded-full border border-ok/40 bg-ok-soft px-3 py-1 text-sm font-medium text-ok shadow"
+              className={cn(
+                "pointer-events-none absolute top-3 left-1/2 z-10 max-w-[90%] -translate-x-1/2 rounded-full border px-3 py-1 text-sm font-medium shadow",
+                notice.tone === "ok"
+                  ? "border-ok/40 bg-ok-soft text-ok"
+                  : "border-warn/40 bg-warn-soft text-warn",
+              )}
             >
-              {notice}
+              {notice.text}
             </div>
           ) : null}
         </section>
@@ -152,7 +165,7 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
               projectId={projectId}
               onRestore={async (id) => {
                 const v = await restore.restore(id);
-                setNotice(`Restored as version ${v.number}`);
+                setNotice({ text: `Restored as version ${v.number}`, tone: "ok" });
               }}
               restoring={restore.isPending}
               restoreError={restore.error}

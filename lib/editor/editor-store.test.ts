@@ -82,13 +82,53 @@ describe("editor store", () => {
   it("copies and pastes with fresh ids, offset further on each paste", () => {
     const store = mlp();
     store.getState().selectNode("hidden");
-    expect(store.getState().copySelection()).toBe(true);
+    expect(
+      store
+        .getState()
+        .copySelection()
+        ?.nodes.map((n) => n.id),
+    ).toEqual(["hidden"]);
     store.getState().paste();
     store.getState().paste();
     const ids = store.getState().nodes.map((n) => n.id);
     expect(ids).toEqual(["input", "hidden", "logits", "output", "dense_1", "dense_2"]);
     const hidden = store.getState().nodes[1].position;
     expect(store.getState().nodes[5].position).toEqual({ x: hidden.x + 80, y: hidden.y + 80 });
+  });
+
+  it("pastes layers copied in another editor, and steps further when the same layers come again", () => {
+    const source = mlp();
+    source.getState().selectAll(true);
+    const clip = source.getState().copySelection();
+    if (!clip) throw new Error("nothing copied");
+    const target = createEditorStore({ nodes: [], edges: [] });
+    target.getState().paste(structuredClone(clip));
+    target.getState().paste(structuredClone(clip));
+    const s = target.getState();
+    expect(s.nodes.map((n) => n.id)).toEqual([
+      "input_1",
+      "dense_1",
+      "dense_2",
+      "output_1",
+      "input_2",
+      "dense_3",
+      "dense_4",
+      "output_2",
+    ]);
+    expect(s.nodes[0].position).toEqual({
+      x: clip.nodes[0].position.x + 40,
+      y: clip.nodes[0].position.y + 40,
+    });
+    expect(s.nodes[4].position).toEqual({
+      x: clip.nodes[0].position.x + 80,
+      y: clip.nodes[0].position.y + 80,
+    });
+    expect(s.edges.map((e) => `${e.source}>${e.target}`).slice(0, 3)).toEqual([
+      "input_1>dense_1",
+      "dense_1>dense_2",
+      "dense_2>output_1",
+    ]);
+    expect(s.rev).toBe(2);
   });
 
   it("records a drag as one step only when something moved, and counts moves as edits", () => {

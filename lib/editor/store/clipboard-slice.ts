@@ -1,3 +1,4 @@
+import { sameClip } from "../clip-format";
 import { copySubgraph, pasteSubgraph } from "../clipboard";
 import { commit } from "./commit";
 import type { ClipboardSlice, GetState, SetState } from "./types";
@@ -13,16 +14,18 @@ export function createClipboardSlice(set: SetState, get: GetState): ClipboardSli
       const state = get();
       const ids = new Set(state.nodes.filter((n) => n.selected).map((n) => n.id));
       const clip = copySubgraph(state.nodes, state.edges, ids);
-      if (!clip) return false;
-      set({ clipboard: clip, pasteCount: 0 });
-      return true;
+      if (clip) set({ clipboard: clip, pasteCount: 0 });
+      return clip;
     },
 
-    paste: () => {
+    paste: (from) => {
       const state = get();
-      if (!state.clipboard) return;
-      const count = state.pasteCount + 1;
-      const pasted = pasteSubgraph(state.clipboard, new Set(state.nodes.map((n) => n.id)), {
+      const clip = from ?? state.clipboard;
+      if (!clip) return;
+      // Pasting the same layers again lands one step further; other layers start at one step.
+      const again = state.clipboard !== null && (from === undefined || sameClip(from, state.clipboard));
+      const count = again ? state.pasteCount + 1 : 1;
+      const pasted = pasteSubgraph(clip, new Set(state.nodes.map((n) => n.id)), {
         x: PASTE_OFFSET * count,
         y: PASTE_OFFSET * count,
       });
@@ -34,7 +37,7 @@ export function createClipboardSlice(set: SetState, get: GetState): ClipboardSli
         ...state.edges.map((e) => (e.selected ? { ...e, selected: false } : e)),
         ...pasted.edges,
       ];
-      set({ ...commit(state, { nodes, edges }), pasteCount: count });
+      set({ ...commit(state, { nodes, edges }), clipboard: clip, pasteCount: count });
     },
   };
 }

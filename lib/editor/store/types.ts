@@ -44,11 +44,15 @@ export interface HistorySlice {
   endGesture: () => void;
 }
 
+/** Copy and paste; the system clipboard is read and written by the editor's copy/paste events. */
 export interface ClipboardSlice {
+  /** The last layers copied or pasted in this editor. */
   clipboard: Clip | null;
   pasteCount: number;
-  copySelection: () => boolean;
-  paste: () => void;
+  /** Copies the selected layers (null when none are selected). */
+  copySelection: () => Clip | null;
+  /** Pastes `clip` (read from the system clipboard), or else the layers kept in `clipboard`. */
+  paste: (clip?: Clip) => void;
 }
 
 /** Revision counters for autosave: the model changed since it was last saved when rev ≠ savedRev. */
