@@ -92,3 +92,66 @@ test("layers copied in one project are pasted into another project's tab with th
   await expect(name).toHaveValue("Pasted name");
   await expect(pasted).toHaveCount(2);
 });
+
+test("Back waits for the pending save, and if saving fails asks before leaving", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  if (!baseURL) throw new Error("baseURL");
+  await signUpViaApi(context, baseURL);
+  const project = await createProject(context, baseURL, {
+    name: "Back and forth",
+    template: "mlp-classifier",
+  });
+  const editorUrl = new RegExp(`/projects/${project.id}$`);
+  const nodes = page.getByTestId("layer-node");
+  const openFromList = async () => {
+    await page.getByRole("link", { name: "Back and forth" }).click();
+    await expect(page).toHaveURL(editorUrl);
+    await expect(page.getByTestId("save-status")).toHaveText(/All changes saved/);
+  };
+
+  await page.goto("/projects");
+  await openFromList();
+  await expect(nodes).toHaveCount(4);
+
+  // Back straight after an edit, well before the autosave delay: the edit is saved on the way out.
+  await page.getByTestId("palette-Dropout").click();
+  await expect(nodes).toHaveCount(5);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/projects$/);
+  await expect(page.getByTestId("project-card")).toHaveCount(1);
+  expect((await savedGraph(context, baseURL, project.id)).nodes).toHaveLength(5);
+  await openFromList();
+  await expect(nodes).toHaveCount(5);
+
+  // Saving fails: Back asks, and "Cancel" keeps the person on the editor with their change.
+  await page.route(`**/api/v1/projects/${project.id}`, (route) =>
+    route.request().method() === "PUT"
+      ? route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "Try again later" } } })
+      : route.fallback(),
+  );
+  await page.getByTestId("palette-Dropout").click();
+  await expect(nodes).toHaveCount(6);
+  const asked = new Promise<string>((resolve) => {
+    page.once("dialog", (dialog) => {
+      resolve(dialog.message());
+      void dialog.dismiss();
+    });
+  });
+  // The move is held, and then refused: goBack() gets no navigation to wait for.
+  void page.goBack().catch(() => undefined);
+  expect(await asked).toBe("Your latest changes could not be saved. Leave anyway and lose them?");
+  await expect(page).toHaveURL(editorUrl);
+  await expect(nodes).toHaveCount(6);
+  await expect(page.getByTestId("save-status")).toContainText("Couldn't save");
+
+  // Back online: retry, and Back leaves at once.
+  await page.unroute(`**/api/v1/projects/${project.id}`);
+  await page.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByTestId("save-status")).toHaveText(/All changes saved/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/projects$/);
+  expect((await savedGraph(context, baseURL, project.id)).nodes).toHaveLength(6);
+});
