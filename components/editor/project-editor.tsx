@@ -143,19 +143,24 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
           <EditorCanvas />
           <FocusFromQuery />
           <EmptyCanvasHint />
-          {notice ? (
-            <div
-              role="status"
-              className={cn(
-                "pointer-events-none absolute top-3 left-1/2 z-10 max-w-[90%] -translate-x-1/2 rounded-full border px-3 py-1 text-sm font-medium shadow",
-                notice.tone === "ok"
-                  ? "border-ok/40 bg-ok-soft text-ok"
-                  : "border-warn/40 bg-warn-soft text-warn",
-              )}
-            >
-              {notice.text}
-            </div>
-          ) : null}
+          {/* Always in the page, so screen readers announce what appears in it. */}
+          <div
+            role="status"
+            className="pointer-events-none absolute top-3 left-1/2 z-10 flex max-w-[90%] -translate-x-1/2 justify-center"
+          >
+            {notice ? (
+              <p
+                className={cn(
+                  "rounded-full border px-3 py-1 text-sm font-medium shadow",
+                  notice.tone === "ok"
+                    ? "border-ok/40 bg-ok-soft text-ok"
+                    : "border-warn/40 bg-warn-soft text-warn",
+                )}
+              >
+                {notice.text}
+              </p>
+            ) : null}
+          </div>
         </section>
         <SidePanel
           layer={<Inspector />}
