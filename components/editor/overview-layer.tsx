@@ -295,19 +295,21 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
     };
   }, [flow, interactive, setCenter, store]);
 
+  const count = layerCount.toLocaleString("en-US");
   return (
     <>
       <canvas
         ref={canvasRef}
         role="img"
-        aria-label={`Overview of ${layerCount.toLocaleString("en-US")} layers. Zoom in to see details and connect layers.`}
+        aria-label={`Overview of ${count} layers. Zoom in to ${interactive ? "see details and connect layers" : "see details"}.`}
         data-testid="diagram-overview"
         className="pointer-events-none absolute inset-0 z-[1] h-full w-full"
       />
       {hover ? <HoverCard hover={hover} /> : null}
       <Panel position="top-center" className="pointer-events-none">
         <p className="whitespace-nowrap rounded-full border border-border bg-panel/90 px-3 py-1 text-xs text-muted shadow-sm">
-          Overview of {layerCount.toLocaleString("en-US")} layers · zoom in to see details and connect layers
+          Overview of {count} layers · zoom in to{" "}
+          {interactive ? "see details and connect layers" : "see details"}
         </p>
       </Panel>
     </>

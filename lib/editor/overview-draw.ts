@@ -103,6 +103,78 @@ function fitLabel(ctx: CanvasRenderingContext2D, text: string, maxWidth: number)
   return out;
 }
 
+interface NodePass {
+  ctx: CanvasRenderingContext2D;
+  scene: OverviewScene;
+  palette: OverviewPalette;
+  /** Solid blocks (far out) rather than boxes with a stripe and an outline. */
+  blocks: boolean;
+  /** One screen pixel in flow units. */
+  px: number;
+}
+
+/** Nodes: fills per colour, stripes, outlines, error dots, then rings on selected, hovered and changed ones. */
+function paintNodes({ ctx, scene, palette, blocks, px }: NodePass, nodes: readonly LayerFlowNode[]) {
+  const fills = new Map<string, Path2D>();
+  const stripes = new Map<string, Path2D>();
+  const outlines = new Map<string, Path2D>();
+  const rings = new Map<string, Path2D>();
+  const errorDots = new Path2D();
+  const ring = blocks ? 3 * px : 0;
+  for (const n of nodes) {
+    const { x, y } = n.position;
+    const category = palette.category[layerCatalog[n.data.layerType]?.category ?? "Core"];
+    const diff = n.data.diff ? palette.diff[n.data.diff] : null;
+    const hasErrors = scene.info(n.id)?.hasErrors ?? false;
+    if (blocks) {
+      pathFor(fills, diff ? diff.stroke : category).rect(x, y, NODE_WIDTH, NODE_HEIGHT);
+    } else {
+      pathFor(fills, diff ? diff.fill : palette.panel).rect(x, y, NODE_WIDTH, NODE_HEIGHT);
+      pathFor(stripes, category).rect(x, y, STRIPE, NODE_HEIGHT);
+      pathFor(outlines, diff ? diff.stroke : hasErrors ? palette.danger : palette.border).rect(
+        x,
+        y,
+        NODE_WIDTH,
+        NODE_HEIGHT,
+      );
+    }
+    if (hasErrors) {
+      const r = blocks ? 14 : 8;
+      const cx = x + NODE_WIDTH - 20;
+      const cy = y + 20;
+      errorDots.moveTo(cx + r, cy);
+      errorDots.arc(cx, cy, r, 0, Math.PI * 2);
+    }
+    // A ring outside the node, wide enough to find a selected or changed block among thousands.
+    const ringColour =
+      n.selected || n.id === scene.hoveredId ? palette.accent : diff && blocks ? diff.stroke : null;
+    if (ringColour) {
+      const r = diff && !n.selected ? ring * 2 : ring;
+      pathFor(rings, ringColour).rect(x - r, y - r, NODE_WIDTH + 2 * r, NODE_HEIGHT + 2 * r);
+    }
+  }
+  for (const [colour, path] of fills) {
+    ctx.fillStyle = colour;
+    ctx.fill(path);
+  }
+  for (const [colour, path] of stripes) {
+    ctx.fillStyle = colour;
+    ctx.fill(path);
+  }
+  ctx.lineWidth = px;
+  for (const [colour, path] of outlines) {
+    ctx.strokeStyle = colour;
+    ctx.stroke(path);
+  }
+  ctx.fillStyle = palette.danger;
+  ctx.fill(errorDots);
+  ctx.lineWidth = (blocks ? 3 : 2.5) * px;
+  for (const [colour, path] of rings) {
+    ctx.strokeStyle = colour;
+    ctx.stroke(path);
+  }
+}
+
 /** Draws the scene; returns how many nodes were on screen. */
 export function drawOverview(
   ctx: CanvasRenderingContext2D,
@@ -125,6 +197,10 @@ export function drawOverview(
   const byId = new Map<string, LayerFlowNode>();
   for (const n of scene.nodes) byId.set(n.id, n);
   const px = 1 / zoom;
+
+  // In a comparison, what did not change steps back so the few changes stand out among thousands.
+  const comparing = scene.nodes.some((n) => n.data.diff);
+  const DIMMED = 0.3;
 
   // Edges: one path per stroke colour.
   const edgePaths = new Map<string, Path2D>();
@@ -154,72 +230,30 @@ export function drawOverview(
   }
   ctx.lineWidth = 1.5 * px;
   for (const [colour, path] of edgePaths) {
+    ctx.globalAlpha = comparing && colour === palette.muted ? DIMMED : 1;
     ctx.strokeStyle = colour;
     ctx.stroke(path);
   }
+  ctx.globalAlpha = 1;
 
-  // Nodes: fills per colour, then outlines per colour.
   const visible: LayerFlowNode[] = [];
   for (const n of scene.nodes) {
     if (onScreen(n.position)) visible.push(n);
   }
   const blocks = zoom < BLOCK_ZOOM;
-  const fills = new Map<string, Path2D>();
-  const stripes = new Map<string, Path2D>();
-  const outlines = new Map<string, Path2D>();
-  const errorDots = new Path2D();
-  let emphasised: Path2D | null = null;
-  for (const n of visible) {
-    const { x, y } = n.position;
-    const category = palette.category[layerCatalog[n.data.layerType]?.category ?? "Core"];
-    const diff = n.data.diff ? palette.diff[n.data.diff] : null;
-    const hasErrors = scene.info(n.id)?.hasErrors ?? false;
-    if (blocks) {
-      pathFor(fills, diff ? diff.stroke : category).rect(x, y, NODE_WIDTH, NODE_HEIGHT);
-    } else {
-      pathFor(fills, diff ? diff.fill : palette.panel).rect(x, y, NODE_WIDTH, NODE_HEIGHT);
-      pathFor(stripes, category).rect(x, y, STRIPE, NODE_HEIGHT);
-      pathFor(outlines, diff ? diff.stroke : hasErrors ? palette.danger : palette.border).rect(
-        x,
-        y,
-        NODE_WIDTH,
-        NODE_HEIGHT,
-      );
-    }
-    if (hasErrors) {
-      const r = blocks ? 14 : 8;
-      const cx = x + NODE_WIDTH - 20;
-      const cy = y + 20;
-      errorDots.moveTo(cx + r, cy);
-      errorDots.arc(cx, cy, r, 0, Math.PI * 2);
-    }
-    if (n.selected || n.id === scene.hoveredId) {
-      const ring = blocks ? 3 * px : 0;
-      emphasised ??= new Path2D();
-      emphasised.rect(x - ring, y - ring, NODE_WIDTH + 2 * ring, NODE_HEIGHT + 2 * ring);
-    }
-  }
-  for (const [colour, path] of fills) {
-    ctx.fillStyle = colour;
-    ctx.fill(path);
-  }
-  for (const [colour, path] of stripes) {
-    ctx.fillStyle = colour;
-    ctx.fill(path);
-  }
-  ctx.lineWidth = px;
-  for (const [colour, path] of outlines) {
-    ctx.strokeStyle = colour;
-    ctx.stroke(path);
-  }
-  ctx.fillStyle = palette.danger;
-  ctx.fill(errorDots);
-  if (emphasised) {
-    // A ring outside the node, wide enough to find a selected block among thousands.
-    ctx.strokeStyle = palette.accent;
-    ctx.lineWidth = (blocks ? 3 : 2.5) * px;
-    ctx.stroke(emphasised);
-  }
+  const pass = { ctx, scene, palette, blocks, px };
+  if (comparing) {
+    ctx.globalAlpha = DIMMED;
+    paintNodes(
+      pass,
+      visible.filter((n) => !n.data.diff),
+    );
+    ctx.globalAlpha = 1;
+    paintNodes(
+      pass,
+      visible.filter((n) => n.data.diff),
+    );
+  } else paintNodes(pass, visible);
 
   if (!blocks && LABEL_SIZE * zoom >= MIN_LABEL_PX) {
     ctx.fillStyle = palette.fg;
@@ -227,9 +261,11 @@ export function drawOverview(
     ctx.textBaseline = "middle";
     const maxWidth = NODE_WIDTH - STRIPE - 36;
     for (const n of visible) {
+      ctx.globalAlpha = comparing && !n.data.diff ? DIMMED : 1;
       const text = n.data.label || layerCatalog[n.data.layerType]?.label || n.data.layerType;
       ctx.fillText(fitLabel(ctx, text, maxWidth), n.position.x + STRIPE + 12, n.position.y + NODE_HEIGHT / 2);
     }
+    ctx.globalAlpha = 1;
   }
 
   const band = scene.selectionRect;
