@@ -1,20 +1,8 @@
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import yauzl from "yauzl";
-import { expectAccessible, signUpViaApi } from "./fixtures";
+import { apiJson, expectAccessible, signUpViaApi } from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
-
-async function api(
-  request: APIRequestContext,
-  baseURL: string,
-  method: "POST" | "PUT",
-  path: string,
-  data?: unknown,
-) {
-  const res = await request.fetch(`${baseURL}${path}`, { method, data, headers: { Origin: baseURL } });
-  expect(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`).toBe(true);
-  return res.json();
-}
 
 /**
  * Screenshots in both themes for people to look at (e2e/.screens/<name>-<theme>.png), each taken once
@@ -66,7 +54,7 @@ test("the Code tab previews the code, switches files and targets, generates asyn
   test.setTimeout(120_000);
   if (!baseURL) throw new Error("baseURL");
   await signUpViaApi(context, baseURL);
-  const project = await api(context.request, baseURL, "POST", "/api/v1/projects", {
+  const project = await apiJson(context.request, baseURL, "POST", "/api/v1/projects", {
     name: "Iris MLP",
     template: "mlp-classifier",
   });
@@ -165,7 +153,7 @@ test("the Code tab previews the code, switches files and targets, generates asyn
 test("a running generation shows its progress and can be cancelled", async ({ page, context, baseURL }) => {
   if (!baseURL) throw new Error("baseURL");
   await signUpViaApi(context, baseURL);
-  const project = await api(context.request, baseURL, "POST", "/api/v1/projects", {
+  const project = await apiJson(context.request, baseURL, "POST", "/api/v1/projects", {
     name: "Slow one",
     template: "cnn-image",
   });
@@ -218,9 +206,9 @@ test("issues link to their node: warnings above the code, errors instead of it",
   test.setTimeout(90_000);
   if (!baseURL) throw new Error("baseURL");
   await signUpViaApi(context, baseURL);
-  const project = await api(context.request, baseURL, "POST", "/api/v1/projects", { name: "Shapes" });
+  const project = await apiJson(context.request, baseURL, "POST", "/api/v1/projects", { name: "Shapes" });
   const put = (graph: unknown) =>
-    api(context.request, baseURL, "PUT", `/api/v1/projects/${project.id}`, { graph });
+    apiJson(context.request, baseURL, "PUT", `/api/v1/projects/${project.id}`, { graph });
 
   // A layer that feeds nothing: a warning, and the code is still there.
   await put({

@@ -3,18 +3,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
+import { apiJson, expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
 
 const CUSTOMERS = fileURLToPath(new URL("./fixtures/customers.csv", import.meta.url));
-
-async function createProject(request: APIRequestContext, baseURL: string, name: string): Promise<string> {
-  const res = await request.post(`${baseURL}/api/v1/projects`, {
-    data: { name },
-    headers: { Origin: baseURL },
-  });
-  expect(res.status()).toBe(201);
-  return (await res.json()).id;
-}
 
 async function uploadViaApi(request: APIRequestContext, baseURL: string, name: string, csv: string) {
   const res = await request.post(`${baseURL}/api/v1/datasets/`, {
@@ -41,7 +32,9 @@ test("upload a CSV, profile it, set roles, scan for PII, split, link, download",
   test.setTimeout(120_000);
   const base = baseURL ?? "";
   await signUpViaApi(context, base);
-  const projectId = await createProject(context.request, base, "Churn model");
+  const { id: projectId } = await apiJson(context.request, base, "POST", "/api/v1/projects", {
+    name: "Churn model",
+  });
 
   // A new user: an empty state that points at upload and the built-ins.
   await page.goto("/datasets");

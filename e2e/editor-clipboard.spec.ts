@@ -1,5 +1,5 @@
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { signUpViaApi } from "./fixtures";
+import { apiJson, signUpViaApi } from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -8,13 +8,8 @@ interface Project {
   name: string;
 }
 
-async function createProject(context: BrowserContext, baseURL: string, data: object): Promise<Project> {
-  const res = await context.request.post(`${baseURL}/api/v1/projects`, {
-    data,
-    headers: { Origin: baseURL },
-  });
-  expect(res.ok(), `create project: ${res.status()} ${await res.text()}`).toBe(true);
-  return res.json();
+function createProject(context: BrowserContext, baseURL: string, data: object): Promise<Project> {
+  return apiJson(context.request, baseURL, "POST", "/api/v1/projects", data);
 }
 
 async function savedGraph(context: BrowserContext, baseURL: string, id: string) {

@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { syntheticGraph } from "../lib/ml/graph-builder";
 import type { ArchitectureGraph } from "../lib/ml/graph-types";
-import { expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
+import { apiJson, expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -54,12 +54,10 @@ test("a 1,200-layer diagram zoomed out is an overview you can select, drag, box-
   if (!baseURL) throw new Error("baseURL");
   await signUpViaApi(context, baseURL);
   const graph = bigGraph();
-  const created = await context.request.post("/api/v1/projects", {
-    data: { name: "Deep residual MLP", graph },
-    headers: { Origin: baseURL },
+  const { id } = await apiJson(context.request, baseURL, "POST", "/api/v1/projects", {
+    name: "Deep residual MLP",
+    graph,
   });
-  expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
 
   await page.goto(`/projects/${id}`);
   const overview = page.getByRole("img", { name: /Overview of 1,200 layers/ });

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { type BrowserContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, type BrowserContext, expect, type Page } from "@playwright/test";
 
 export function uniqueUser() {
   const username = `e2e${randomBytes(4).toString("hex")}`;
@@ -16,6 +16,22 @@ export async function signUpViaApi(context: BrowserContext, baseURL: string) {
   });
   expect(res.status()).toBe(201);
   return user;
+}
+
+/**
+ * A JSON call to the API the way the signed-in studio makes it (same-origin, session cookie),
+ * failing the test with the server's answer on any error status. Returns the parsed body.
+ */
+export async function apiJson(
+  request: APIRequestContext,
+  baseURL: string,
+  method: "GET" | "POST" | "PUT" | "DELETE",
+  path: string,
+  data?: unknown,
+) {
+  const res = await request.fetch(`${baseURL}${path}`, { method, data, headers: { Origin: baseURL } });
+  expect(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`).toBe(true);
+  return res.json();
 }
 
 /** Fails on serious or critical accessibility violations. */

@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
-import { expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { apiJson, expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -38,12 +38,6 @@ async function connect(page: Page, source: Locator, target: Locator, port = 0) {
   await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 8 });
   await page.mouse.move(to.x, to.y, { steps: 8 });
   await page.mouse.up();
-}
-
-async function api(request: APIRequestContext, baseURL: string, path: string, data?: unknown) {
-  const res = await request.post(`${baseURL}${path}`, { data, headers: { Origin: baseURL } });
-  expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBe(true);
-  return res.json();
 }
 
 test("a new user builds a CNN from the palette, versions, compares, restores, shares and it is imported", async ({
@@ -210,7 +204,7 @@ test("the list searches, sorts, pages, duplicates and bulk-deletes", async ({ pa
   await signUpViaApi(context, baseURL);
   const templates = ["mlp-classifier", "cnn-image", "lstm-sequence", "transformer-block"];
   for (let i = 0; i < 14; i++) {
-    await api(context.request, baseURL, "/api/v1/projects", {
+    await apiJson(context.request, baseURL, "POST", "/api/v1/projects", {
       name: `Model ${String(i).padStart(2, "0")}`,
       template: templates[i % templates.length],
     });
@@ -250,7 +244,7 @@ test("editing with the keyboard: undo, redo, copy, paste, delete, auto-layout, s
 }) => {
   if (!baseURL) throw new Error("baseURL");
   await signUpViaApi(context, baseURL);
-  const project = await api(context.request, baseURL, "/api/v1/projects", {
+  const project = await apiJson(context.request, baseURL, "POST", "/api/v1/projects", {
     name: "Transformer",
     template: "transformer-block",
   });
