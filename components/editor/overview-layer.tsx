@@ -2,6 +2,7 @@
 
 import { Panel, type ReactFlowState, useReactFlow, useStoreApi } from "@xyflow/react";
 import { useEffect, useRef, useState } from "react";
+import { cn } from "@/components/ui/cn";
 import type { LayerFlowNode, ShapeFlowEdge } from "@/lib/editor/flow-types";
 import { formatCount } from "@/lib/editor/format";
 import { NODE_HEIGHT, NODE_WIDTH, nodeAt, nodesInRect, type Rect } from "@/lib/editor/node-geometry";
@@ -14,11 +15,15 @@ import { useThemePalette } from "./use-theme-palette";
 /** Pointer travel (CSS px) before a press on a node becomes a drag rather than a click. */
 const DRAG_THRESHOLD = 3;
 
+/** Room (px) the tooltip needs above a layer; nearer the top it shows below the layer instead. */
+const TOOLTIP_ROOM = 80;
+
 interface Hover {
   id: string;
-  /** Anchor of the tooltip, in px from the canvas's top-left corner. */
+  /** Anchor of the tooltip, in px from the canvas's top-left corner: the layer's top or bottom middle. */
   left: number;
   top: number;
+  below: boolean;
 }
 
 type Gesture =
@@ -138,10 +143,13 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
       if (pane) pane.style.cursor = node && interactive ? "pointer" : "";
       if (node) {
         const { x, y, zoom } = screenTransform(flow.getState());
+        const top = y + node.position.y * zoom;
+        const below = top < TOOLTIP_ROOM;
         setHover({
           id: node.id,
           left: x + (node.position.x + NODE_WIDTH / 2) * zoom,
-          top: y + node.position.y * zoom,
+          top: below ? top + NODE_HEIGHT * zoom : top,
+          below,
         });
       } else setHover(null);
       redraw.current();
@@ -328,8 +336,11 @@ function HoverCard({ hover }: { hover: Hover }) {
     <div
       role="tooltip"
       data-testid="overview-hover"
-      className="pointer-events-none absolute z-[6] -translate-x-1/2 -translate-y-full rounded-md border border-border bg-panel px-2.5 py-1.5 text-xs text-fg shadow-md"
-      style={{ left: hover.left, top: hover.top - 6 }}
+      className={cn(
+        "pointer-events-none absolute z-[6] -translate-x-1/2 rounded-md border border-border bg-panel px-2.5 py-1.5 text-xs text-fg shadow-md",
+        !hover.below && "-translate-y-full",
+      )}
+      style={{ left: hover.left, top: hover.below ? hover.top + 6 : hover.top - 6 }}
     >
       <p className="font-semibold">
         {node.data.label || def.label} <span className="font-normal text-muted">{def.type}</span>
