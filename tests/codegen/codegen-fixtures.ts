@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -120,4 +122,69 @@ export async function runHarness(
     .split("\n")
     .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line) as HarnessResult);
+}
+
+export const IRIS_SPECIES = ["setosa", "versicolor", "virginica"];
+
+/**
+ * A 40-row, 12-feature CSV with a "species" label column, written as data.csv into a project. The
+ * dialect varies (quoted labels, CRLF) so each generated loader is shown another common form.
+ */
+export function writeIrisLikeCsv(dir: string, dialect: { quoteLabels?: boolean; crlf?: boolean } = {}) {
+  const header = [...Array.from({ length: 12 }, (_, i) => `f${i}`), "species"];
+  const rows = Array.from({ length: 40 }, (_, r) => {
+    const label = IRIS_SPECIES[r % 3];
+    const features = Array.from({ length: 12 }, (_, i) => ((r * 7 + i * 3) % 11) / 10);
+    return [...features, dialect.quoteLabels ? `"${label}"` : label].join(",");
+  });
+  const eol = dialect.crlf ? "\r\n" : "\n";
+  fs.writeFileSync(path.join(dir, "data.csv"), `${[header.join(","), ...rows].join(eol)}${eol}`);
+}
+
+export interface MetricsUpload {
+  auth?: string;
+  key?: string;
+  url?: string;
+  body: { events: Record<string, unknown>[] };
+}
+
+/**
+ * A stand-in for the training API's metrics endpoint on a free loopback port: records what a
+ * generated training script uploads and answers 202 like the real route.
+ */
+export async function startMetricsReceiver(): Promise<{
+  url: string;
+  received: MetricsUpload[];
+  close: () => void;
+}> {
+  const received: MetricsUpload[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      received.push({
+        auth: req.headers.authorization,
+        key: req.headers["idempotency-key"] as string | undefined,
+        url: req.url,
+        body: JSON.parse(body),
+      });
+      res.writeHead(202, { "Content-Type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () => server.close(),
+  };
+}
+
+/** The JSON-lines progress records a training script prints. */
+export function jsonLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }

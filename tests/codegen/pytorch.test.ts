@@ -4,13 +4,21 @@
  * one epoch of training. Fails (never skips) when torch cannot be imported.
  */
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { codegenCorpus } from "@/lib/ml/codegen/corpus";
 import { generatePytorchProject } from "@/lib/ml/codegen/pytorch";
-import { expectedFor, run, runHarness, tempRoot, writeProject } from "./codegen-fixtures";
+import {
+  expectedFor,
+  IRIS_SPECIES,
+  jsonLines,
+  run,
+  runHarness,
+  startMetricsReceiver,
+  tempRoot,
+  writeIrisLikeCsv,
+  writeProject,
+} from "./codegen-fixtures";
 
 const PYTHON = "/usr/bin/python3";
 const HARNESS = path.resolve("tests/codegen/verify_pytorch.py");
@@ -63,36 +71,9 @@ describe("generated PyTorch projects", () => {
       "cli-csv",
       generatePytorchProject(iris.graph, iris.training, { projectName: "Iris" }),
     );
-    const header = [...Array.from({ length: 12 }, (_, i) => `f${i}`), "species"];
-    const species = ["setosa", "versicolor", "virginica"];
-    const rows = Array.from({ length: 40 }, (_, r) =>
-      [...Array.from({ length: 12 }, (_, i) => ((r * 7 + i * 3) % 11) / 10), species[r % 3]].join(","),
-    );
-    fs.writeFileSync(path.join(dir, "data.csv"), `${[header.join(","), ...rows].join("\n")}\n`);
-
-    const received: {
-      auth?: string;
-      key?: string;
-      url?: string;
-      body: { events: Record<string, unknown>[] };
-    }[] = [];
-    const server = http.createServer((req, res) => {
-      let body = "";
-      req.on("data", (chunk) => {
-        body += chunk;
-      });
-      req.on("end", () => {
-        received.push({
-          auth: req.headers.authorization,
-          key: req.headers["idempotency-key"] as string | undefined,
-          url: req.url,
-          body: JSON.parse(body),
-        });
-        res.writeHead(202, { "Content-Type": "application/json" }).end("{}");
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    writeIrisLikeCsv(dir);
+    const receiver = await startMetricsReceiver();
+    const { received } = receiver;
     try {
       const { stdout } = await run(
         PYTHON,
@@ -109,15 +90,12 @@ describe("generated PyTorch projects", () => {
           "--token",
           "lut_abc",
           "--api",
-          `${api}/`,
+          `${receiver.url}/`,
         ],
         { cwd: dir, timeout: 120_000 },
       );
-      const records = stdout
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line));
-      expect(records[0]).toEqual({ event: "classes", classes: species });
+      const records = jsonLines(stdout);
+      expect(records[0]).toEqual({ event: "classes", classes: IRIS_SPECIES });
       const epochs = records.filter((r) => r.event === "epoch");
       expect(epochs.map((e) => e.epoch)).toEqual([1, 2]);
       for (const e of epochs) {
@@ -128,7 +106,7 @@ describe("generated PyTorch projects", () => {
       expect(records.at(-1)).toMatchObject({ event: "done" });
       expect(fs.existsSync(path.join(dir, "checkpoints", "best.pt"))).toBe(true);
     } finally {
-      server.close();
+      receiver.close();
     }
     expect(received).toHaveLength(2);
     expect(received[0]).toMatchObject({

@@ -5,15 +5,23 @@
  * refused with the list of offending layers.
  */
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { codegenCorpus } from "@/lib/ml/codegen/corpus";
 import { validateForCodegen } from "@/lib/ml/codegen/plan";
 import { generateTfjsProject } from "@/lib/ml/codegen/tfjs";
 import { CodegenValidationError } from "@/lib/ml/codegen/types";
-import { expectedFor, run, runHarness, tempRoot, writeProject } from "./codegen-fixtures";
+import {
+  expectedFor,
+  IRIS_SPECIES,
+  jsonLines,
+  run,
+  runHarness,
+  startMetricsReceiver,
+  tempRoot,
+  writeIrisLikeCsv,
+  writeProject,
+} from "./codegen-fixtures";
 
 const HARNESS = path.resolve("tests/codegen/verify_tfjs.mjs");
 const SHARDS = 2;
@@ -93,26 +101,9 @@ describe("generated TensorFlow.js projects", () => {
       "cli-csv",
       generateTfjsProject(iris.graph, iris.training, { projectName: "Iris" }),
     );
-    const header = [...Array.from({ length: 12 }, (_, i) => `f${i}`), "species"];
-    const species = ["setosa", "versicolor", "virginica"];
-    const rows = Array.from({ length: 40 }, (_, r) =>
-      [...Array.from({ length: 12 }, (_, i) => ((r * 7 + i * 3) % 11) / 10), `"${species[r % 3]}"`].join(","),
-    );
-    fs.writeFileSync(path.join(dir, "data.csv"), `${[header.join(","), ...rows].join("\r\n")}\r\n`);
-
-    const received: { auth?: string; url?: string; body: { events: Record<string, unknown>[] } }[] = [];
-    const server = http.createServer((req, res) => {
-      let body = "";
-      req.on("data", (chunk) => {
-        body += chunk;
-      });
-      req.on("end", () => {
-        received.push({ auth: req.headers.authorization, url: req.url, body: JSON.parse(body) });
-        res.writeHead(202, { "Content-Type": "application/json" }).end("{}");
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    writeIrisLikeCsv(dir, { quoteLabels: true, crlf: true });
+    const receiver = await startMetricsReceiver();
+    const { received } = receiver;
     try {
       const { stdout } = await run(
         process.execPath,
@@ -129,20 +120,17 @@ describe("generated TensorFlow.js projects", () => {
           "--token",
           "lut_abc",
           "--api",
-          api,
+          receiver.url,
         ],
         { cwd: dir, timeout: 120_000 },
       );
-      const records = stdout
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line));
-      expect(records[0]).toEqual({ event: "classes", classes: species });
+      const records = jsonLines(stdout);
+      expect(records[0]).toEqual({ event: "classes", classes: IRIS_SPECIES });
       expect(records.filter((r) => r.event === "epoch").map((r) => r.epoch)).toEqual([1, 2]);
       expect(records.at(-1)).toMatchObject({ event: "done", checkpoint: path.join("checkpoints", "best") });
       expect(fs.existsSync(path.join(dir, "checkpoints", "best", "model.json"))).toBe(true);
     } finally {
-      server.close();
+      receiver.close();
     }
     expect(received).toHaveLength(2);
     expect(received[0]).toMatchObject({
