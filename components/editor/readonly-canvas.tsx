@@ -1,56 +1,29 @@
 "use client";
 
 import "@xyflow/react/dist/style.css";
-import { Controls, MiniMap, ReactFlow, ReactFlowProvider } from "@xyflow/react";
-import { useState } from "react";
+import { Controls, ReactFlow, ReactFlowProvider } from "@xyflow/react";
 import type { LayerFlowNode, ShapeFlowEdge } from "@/lib/editor/flow-types";
 import type { ArchitectureGraph } from "@/lib/ml";
-import { CanvasBackground } from "./canvas-background";
-import { minimapColor } from "./editor-canvas";
+import { DiagramLayers, useDiagramBase } from "./diagram-base";
 import { EditorStoreProvider, type FlowElements, useEditorStore } from "./editor-store-context";
-import { canvasClassName, canvasThemeStyle, edgeTypes, nodeTypes, VIRTUALIZE_ABOVE } from "./flow-config";
-import { OverviewLayer } from "./overview-layer";
-import { OverviewMinimap } from "./overview-minimap";
-import { useFitOnOpen } from "./use-fit-on-open";
-import { useFlowElements, useOverviewActive } from "./use-overview";
 
 const fitViewOptions = { maxZoom: 1, padding: 0.15, includeHiddenNodes: true };
 
 function ReadOnlyFlow({ label, minimap }: { label: string; minimap: boolean }) {
-  const nodes = useEditorStore((s) => s.nodes);
-  const edges = useEditorStore((s) => s.edges);
   const onNodesChange = useEditorStore((s) => s.onNodesChange);
-  const overview = useOverviewActive(nodes.length);
-  const flow = useFlowElements(nodes, edges, overview);
-  const [hasNodes] = useState(() => nodes.length > 0);
-  const ready = useFitOnOpen(hasNodes, fitViewOptions);
-  const [defaultViewport] = useState(() => ({ x: 0, y: 0, zoom: nodes.length > VIRTUALIZE_ABOVE ? 0.1 : 1 }));
+  const { overview, props } = useDiagramBase(fitViewOptions);
   return (
     <ReactFlow<LayerFlowNode, ShapeFlowEdge>
-      nodes={flow.nodes}
-      edges={flow.edges}
-      nodeTypes={nodeTypes}
-      edgeTypes={edgeTypes}
+      {...props}
       onNodesChange={onNodesChange}
       nodesDraggable={false}
       nodesConnectable={false}
       elementsSelectable={false}
       nodesFocusable={false}
       edgesFocusable={false}
-      deleteKeyCode={null}
-      onlyRenderVisibleElements={nodes.length > VIRTUALIZE_ABOVE}
-      defaultViewport={defaultViewport}
-      minZoom={0.05}
-      className={`${canvasClassName} ${ready ? "" : "opacity-0"}`}
-      style={canvasThemeStyle}
       aria-label={label}
     >
-      <CanvasBackground />
-      {overview ? <OverviewLayer interactive={false} /> : null}
-      {minimap && overview ? <OverviewMinimap /> : null}
-      {minimap && !overview ? (
-        <MiniMap<LayerFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
-      ) : null}
+      <DiagramLayers overview={overview} interactive={false} minimap={minimap} />
       <Controls showInteractive={false} />
     </ReactFlow>
   );

@@ -1,0 +1,87 @@
+"use client";
+
+import { type FitViewOptions, MiniMap, type ReactFlowProps } from "@xyflow/react";
+import { useState } from "react";
+import type { LayerFlowNode, ShapeFlowEdge } from "@/lib/editor/flow-types";
+import { layerCatalog } from "@/lib/ml";
+import { CanvasBackground } from "./canvas-background";
+import { CATEGORY_FILL } from "./category-style";
+import { useEditorStore } from "./editor-store-context";
+import { canvasClassName, canvasThemeStyle, edgeTypes, nodeTypes, VIRTUALIZE_ABOVE } from "./flow-config";
+import { OverviewLayer } from "./overview-layer";
+import { OverviewMinimap } from "./overview-minimap";
+import { useFitOnOpen } from "./use-fit-on-open";
+import { useFlowElements, useOverviewActive } from "./use-overview";
+
+/** What every diagram (the editor, compare sides, shared page) gives React Flow. */
+type BaseFlowProps = Pick<
+  ReactFlowProps<LayerFlowNode, ShapeFlowEdge>,
+  | "nodes"
+  | "edges"
+  | "nodeTypes"
+  | "edgeTypes"
+  | "onlyRenderVisibleElements"
+  | "defaultViewport"
+  | "minZoom"
+  | "deleteKeyCode"
+  | "className"
+  | "style"
+>;
+
+function minimapColor(node: LayerFlowNode): string {
+  return CATEGORY_FILL[layerCatalog[node.data.layerType]?.category ?? "Core"];
+}
+
+/**
+ * A diagram of the store's graph: the nodes and edges React Flow gets (hidden in the overview of a
+ * big diagram), fitted once on open (hidden until then, so there is no jump from 100%), with only
+ * what is on screen rendered above VIRTUALIZE_ABOVE layers.
+ */
+export function useDiagramBase(fitViewOptions: FitViewOptions): { overview: boolean; props: BaseFlowProps } {
+  const nodes = useEditorStore((s) => s.nodes);
+  const edges = useEditorStore((s) => s.edges);
+  const overview = useOverviewActive(nodes.length);
+  const flow = useFlowElements(nodes, edges, overview);
+  // Fit what the diagram opened with; a blank canvas stays at 100% while layers are dropped in.
+  const [fitOnOpen] = useState(() => nodes.length > 0);
+  const ready = useFitOnOpen(fitOnOpen, fitViewOptions);
+  // Big diagrams open zoomed out, so the first render is the light one (the overview).
+  const [defaultViewport] = useState(() => ({ x: 0, y: 0, zoom: nodes.length > VIRTUALIZE_ABOVE ? 0.1 : 1 }));
+  return {
+    overview,
+    props: {
+      nodes: flow.nodes,
+      edges: flow.edges,
+      nodeTypes,
+      edgeTypes,
+      onlyRenderVisibleElements: nodes.length > VIRTUALIZE_ABOVE,
+      defaultViewport,
+      minZoom: 0.05,
+      deleteKeyCode: null,
+      className: `${canvasClassName} ${ready ? "" : "opacity-0"}`,
+      style: canvasThemeStyle,
+    },
+  };
+}
+
+/** The background, the overview when it is active, and the matching minimap. */
+export function DiagramLayers({
+  overview,
+  interactive,
+  minimap = true,
+}: {
+  overview: boolean;
+  interactive: boolean;
+  minimap?: boolean;
+}) {
+  return (
+    <>
+      <CanvasBackground />
+      {overview ? <OverviewLayer interactive={interactive} /> : null}
+      {minimap && overview ? <OverviewMinimap /> : null}
+      {minimap && !overview ? (
+        <MiniMap<LayerFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
+      ) : null}
+    </>
+  );
+}
