@@ -1,25 +1,12 @@
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, timestamps, tstz } from "./columns";
 
 /**
  * Every table has an opaque text id (see lib/server/ids.ts), an owner where the row belongs to a user,
  * and created/updated timestamps in UTC. Secrets (session tokens, API keys) are stored only as SHA-256
  * hashes; the plaintext is shown to the user once.
  */
-const timestamps = {
-  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-};
 
 export const users = pgTable(
   "users",
@@ -33,7 +20,7 @@ export const users = pgTable(
     plan: text("plan", { enum: ["free", "pro", "team"] })
       .notNull()
       .default("free"),
-    ...timestamps,
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`),
@@ -49,9 +36,9 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    expiresAt: tstz("expires_at").notNull(),
     userAgent: text("user_agent"),
-    ...timestamps,
+    ...timestamps(),
   },
   (t) => [uniqueIndex("sessions_token_hash_idx").on(t.tokenHash), index("sessions_user_idx").on(t.userId)],
 );
@@ -67,9 +54,9 @@ export const apiKeys = pgTable(
     /** First characters of the key (e.g. "lk_AbC1"), shown in lists so users can tell keys apart. */
     prefix: text("prefix").notNull(),
     keyHash: text("key_hash").notNull(),
-    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
-    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
-    ...timestamps,
+    lastUsedAt: tstz("last_used_at"),
+    revokedAt: tstz("revoked_at"),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("api_keys_hash_idx").on(t.keyHash), index("api_keys_user_idx").on(t.userId)],
 );
@@ -99,7 +86,7 @@ export const creditEntries = pgTable(
     amountMilli: bigint("amount_milli", { mode: "number" }).notNull(),
     reason: text("reason").notNull(),
     reference: text("reference"),
-    createdAt: timestamps.createdAt,
+    createdAt: createdAt(),
   },
   (t) => [index("credit_entries_user_idx").on(t.userId)],
 );
@@ -115,8 +102,8 @@ export const idempotencyRecords = pgTable(
     status: integer("status"),
     headers: jsonb("headers").$type<Record<string, string>>(),
     body: text("body"),
-    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
-    createdAt: timestamps.createdAt,
+    expiresAt: tstz("expires_at").notNull(),
+    createdAt: createdAt(),
   },
   (t) => [index("idempotency_expires_idx").on(t.expiresAt)],
 );

@@ -8,7 +8,6 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import type {
@@ -19,6 +18,7 @@ import type {
   StoredSplits,
 } from "../../services/datasets/types";
 import { users } from "./accounts";
+import { createdAt, timestamps, tstz } from "./columns";
 import { projects } from "./projects";
 
 /**
@@ -30,8 +30,6 @@ export const DATASET_FORMATS = ["csv", "tsv", "jsonl", "parquet", "image_zip", "
 export type DatasetFormat = (typeof DATASET_FORMATS)[number];
 export const DATASET_VISIBILITIES = ["private", "public"] as const;
 export type DatasetVisibility = (typeof DATASET_VISIBILITIES)[number];
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 export const datasets = pgTable(
   "datasets",
@@ -52,8 +50,7 @@ export const datasets = pgTable(
     /** Sum of the sizes of all versions: what the dataset counts against the owner's storage quota. */
     sizeBytes: bigint("size_bytes", { mode: "number" }).notNull().default(0),
     lastVersionNumber: integer("last_version_number").notNull().default(0),
-    createdAt: ts("created_at").notNull().defaultNow(),
-    updatedAt: ts("updated_at").notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index("datasets_owner_updated_idx").on(t.ownerId, t.updatedAt),
@@ -84,7 +81,7 @@ export const datasetVersions = pgTable(
     piiReport: jsonb("pii_report").$type<PiiReport>(),
     splits: jsonb("splits").$type<StoredSplits>(),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
-    createdAt: ts("created_at").notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("dataset_versions_number_idx").on(t.datasetId, t.number),
@@ -103,9 +100,9 @@ export const datasetDownloadNonces = pgTable(
     nonceHash: text("nonce_hash").primaryKey(),
     datasetId: text("dataset_id").notNull(),
     versionId: text("version_id").notNull(),
-    expiresAt: ts("expires_at").notNull(),
-    usedAt: ts("used_at"),
-    createdAt: ts("created_at").notNull().defaultNow(),
+    expiresAt: tstz("expires_at").notNull(),
+    usedAt: tstz("used_at"),
+    createdAt: createdAt(),
   },
   (t) => [index("dataset_download_nonces_expires_idx").on(t.expiresAt)],
 );
@@ -124,7 +121,7 @@ export const projectDatasets = pgTable(
     datasetId: text("dataset_id").references(() => datasets.id, { onDelete: "cascade" }),
     builtinId: text("builtin_id"),
     linkedBy: text("linked_by").references(() => users.id, { onDelete: "set null" }),
-    linkedAt: ts("linked_at").notNull().defaultNow(),
+    linkedAt: tstz("linked_at").notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.datasetRef] }),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, real, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, pgTable, real, text } from "drizzle-orm/pg-core";
+import { timestamps, tstz } from "./columns";
 
 export const JOB_STATES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -30,14 +31,13 @@ export const jobs = pgTable(
     attempts: integer("attempts").notNull().default(0),
     maxAttempts: integer("max_attempts").notNull().default(3),
     /** Not claimed before this time (delayed jobs, retry backoff). */
-    runAfter: timestamp("run_after", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    runAfter: tstz("run_after").notNull().defaultNow(),
     lockedBy: text("locked_by"),
-    lockedAt: timestamp("locked_at", { withTimezone: true, mode: "date" }),
-    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true, mode: "date" }),
+    lockedAt: tstz("locked_at"),
+    heartbeatAt: tstz("heartbeat_at"),
     cancelRequested: boolean("cancel_requested").notNull().default(false),
-    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
+    ...timestamps(),
+    finishedAt: tstz("finished_at"),
   },
   (t) => [
     index("jobs_state_run_after_idx").on(t.state, t.runAfter),

@@ -1,22 +1,12 @@
-import {
-  type AnyPgColumn,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
+import { type AnyPgColumn, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types";
 import { users } from "./accounts";
+import { createdAt, timestamps, tstz } from "./columns";
 
 /**
  * Projects (contract §4.2) and their architecture versions (§4.3). A project's `graph` and
  * `training_config` are its current, autosaved state; versions are immutable snapshots of them.
  */
-const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
-
 export const projects = pgTable(
   "projects",
   {
@@ -38,8 +28,7 @@ export const projects = pgTable(
     thumbnailKey: text("thumbnail_key"),
     thumbnailMime: text("thumbnail_mime"),
     thumbnailSize: integer("thumbnail_size"),
-    createdAt: createdAt(),
-    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index("projects_owner_updated_idx").on(t.ownerId, t.updatedAt)],
 );
@@ -72,8 +61,8 @@ export const projectShares = pgTable(
       .references(() => projects.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
     accessCount: integer("access_count").notNull().default(0),
-    lastAccessedAt: timestamp("last_accessed_at", { withTimezone: true, mode: "date" }),
-    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    lastAccessedAt: tstz("last_accessed_at"),
+    revokedAt: tstz("revoked_at"),
     createdAt: createdAt(),
   },
   (t) => [
