@@ -40,6 +40,24 @@ async function toScreen(page: Page, p: Point): Promise<Point & { zoom: number }>
   }, p);
 }
 
+/** Waits until the viewport stops moving (fit and zoom animate). */
+async function viewSettled(page: Page) {
+  let previous = "";
+  await expect
+    .poll(
+      async () => {
+        const now = await page
+          .locator(".react-flow__viewport")
+          .evaluate((el) => (el as HTMLElement).style.transform);
+        const same = now === previous;
+        previous = now;
+        return same;
+      },
+      { intervals: [100] },
+    )
+    .toBe(true);
+}
+
 /** The middle of a 200 × 78 layer node on screen. */
 function middleOf(node: { position: Point }): Point {
   return { x: node.position.x + 100, y: node.position.y + 39 };
@@ -60,7 +78,7 @@ test("a 1,200-layer diagram zoomed out is an overview you can select, drag, box-
   });
 
   await page.goto(`/projects/${id}`);
-  const overview = page.getByRole("img", { name: /Overview of 1,200 layers/ });
+  const overview = page.getByRole("application", { name: /Overview of 1,200 layers/ });
   await expect(overview).toBeVisible();
   await expect(page.getByText("zoom in to see details and connect layers")).toBeVisible();
   // Drawn on the canvas, not as thousands of elements.
@@ -70,7 +88,7 @@ test("a 1,200-layer diagram zoomed out is an overview you can select, drag, box-
   // Layer 405 sits mid-diagram; the canvas has drawn something where it is.
   const target = graph.nodes[405];
   let at = await toScreen(page, middleOf(target));
-  const painted = await overview.evaluate((canvas: HTMLCanvasElement, p) => {
+  const painted = await overview.locator("canvas").evaluate((canvas: HTMLCanvasElement, p) => {
     const box = canvas.getBoundingClientRect();
     const ratio = canvas.width / box.width;
     const ctx = canvas.getContext("2d");
@@ -114,6 +132,7 @@ test("a 1,200-layer diagram zoomed out is an overview you can select, drag, box-
     .toEqual(target.position);
 
   await screenshotBothThemes(page, "editor-overview");
+  await expectAccessible(page);
 
   // Shift-drag around the first column's top four layers selects them; Delete removes them.
   const from = await toScreen(page, { x: -20, y: -20 });
@@ -125,16 +144,36 @@ test("a 1,200-layer diagram zoomed out is an overview you can select, drag, box-
   await page.mouse.up();
   await page.keyboard.up("Shift");
   await page.keyboard.press("Delete");
-  await expect(page.getByRole("img", { name: /Overview of 1,196 layers/ })).toBeVisible();
+  await expect(page.getByRole("application", { name: /Overview of 1,196 layers/ })).toBeVisible();
   await page.keyboard.press("Control+z");
-  await expect(page.getByRole("img", { name: /Overview of 1,200 layers/ })).toBeVisible();
+  await expect(page.getByRole("application", { name: /Overview of 1,200 layers/ })).toBeVisible();
 
-  // Double-click zooms into the layer: the full, editable nodes are back.
+  // The keyboard: from the selected layer, arrows move down its column and across to the next one
+  // (40 layers per column), selecting as they go; Enter zooms in on the layer reached.
+  at = await toScreen(page, middleOf(target));
+  await page.mouse.click(at.x, at.y);
+  await expect(page.getByTestId("inspector")).toContainText(target.id);
+  await overview.focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByTestId("inspector")).toContainText(graph.nodes[406].id);
+  await page.keyboard.press("ArrowRight");
+  const reached = graph.nodes[446];
+  await expect(page.getByTestId("inspector")).toContainText(reached.id);
+  await expect(page.getByRole("tooltip")).toContainText(reached.type);
+  await page.keyboard.press("Enter");
+  await expect(overview).toBeHidden();
+  await expect(page.locator(`[data-testid=layer-node][data-node-id="${reached.id}"]`)).toBeVisible();
+  await expectAccessible(page);
+
+  // Fit view goes back to the overview; double-click zooms into a layer: the full nodes are back.
+  await page.getByRole("button", { name: "Fit view" }).click();
+  await expect(overview).toBeVisible();
+  await expect(page.getByTestId("layer-node")).toHaveCount(0);
+  await viewSettled(page); // the fit animates
   at = await toScreen(page, middleOf(target));
   await page.mouse.dblclick(at.x, at.y);
   await expect(overview).toBeHidden();
   const node = page.locator(`[data-testid=layer-node][data-node-id="${target.id}"]`);
   await expect(node).toBeVisible();
   await expect(node.getByTestId("node-shape")).not.toHaveText("?");
-  await expectAccessible(page);
 });

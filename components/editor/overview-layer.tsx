@@ -5,12 +5,28 @@ import { useEffect, useRef, useState } from "react";
 import { cn } from "@/components/ui/cn";
 import type { LayerFlowNode, ShapeFlowEdge } from "@/lib/editor/flow-types";
 import { formatCount } from "@/lib/editor/format";
-import { NODE_HEIGHT, NODE_WIDTH, nodeAt, nodesInRect, type Rect } from "@/lib/editor/node-geometry";
+import {
+  type Direction,
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  nearestNode,
+  nodeAt,
+  nodeInDirection,
+  nodesInRect,
+  type Rect,
+} from "@/lib/editor/node-geometry";
 import { drawOverview, type OverviewNodeInfo, readOverviewPalette } from "@/lib/editor/overview-draw";
 import { layerCatalog } from "@/lib/ml";
 import { CATEGORY_FILL } from "./category-style";
 import { useAnalyze, useEditorStoreApi } from "./editor-store-context";
 import { useThemePalette } from "./use-theme-palette";
+
+const ARROW_DIRECTIONS: Record<string, Direction | undefined> = {
+  ArrowLeft: "left",
+  ArrowRight: "right",
+  ArrowUp: "up",
+  ArrowDown: "down",
+};
 
 /** Pointer travel (CSS px) before a press on a node becomes a drag rather than a click. */
 const DRAG_THRESHOLD = 3;
@@ -49,6 +65,7 @@ function screenTransform(s: Pick<ReactFlowState, "transform">) {
  */
 export function OverviewLayer({ interactive }: { interactive: boolean }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const widgetRef = useRef<HTMLDivElement>(null);
   const flow = useStoreApi<LayerFlowNode, ShapeFlowEdge>();
   const store = useEditorStoreApi();
   const analyze = useAnalyze();
@@ -56,6 +73,7 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
   const palette = useThemePalette((el) => readOverviewPalette(el, CATEGORY_FILL));
   const [hover, setHover] = useState<Hover | null>(null);
   const [layerCount, setLayerCount] = useState(() => store.getState().nodes.length);
+  const [announcement, setAnnouncement] = useState("");
 
   // Interaction state read by the draw loop (refs: a pointer move must not re-render React).
   const hoveredId = useRef<string | null>(null);
@@ -127,7 +145,8 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
   useEffect(() => {
     const root = flow.getState().domNode;
     const canvas = canvasRef.current;
-    if (!root || !canvas) return;
+    const widget = widgetRef.current;
+    if (!root || !canvas || !widget) return;
     const pane = root.querySelector<HTMLElement>(".react-flow__pane");
     let swallowClick = false;
 
@@ -136,9 +155,9 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
       const { x, y, zoom } = screenTransform(flow.getState());
       return { x: (e.clientX - box.left - x) / zoom, y: (e.clientY - box.top - y) / zoom };
     };
-    const setHovered = (node: LayerFlowNode | null) => {
+    const setHovered = (node: LayerFlowNode | null, again = false) => {
       const id = node?.id ?? null;
-      if (id === hoveredId.current) return;
+      if (id === hoveredId.current && !again) return;
       hoveredId.current = id;
       if (pane) pane.style.cursor = node && interactive ? "pointer" : "";
       if (node) {
@@ -154,6 +173,12 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
       } else setHover(null);
       redraw.current();
     };
+
+    const zoomInto = (node: LayerFlowNode) =>
+      setCenter(node.position.x + NODE_WIDTH / 2, node.position.y + NODE_HEIGHT / 2, {
+        zoom: 1,
+        duration: 350,
+      });
 
     const applyDrag = (dx: number, dy: number, dragging: boolean) => {
       const g = gesture.current;
@@ -269,10 +294,7 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
       if (!hit) return;
       e.stopPropagation();
       e.preventDefault();
-      setCenter(hit.position.x + NODE_WIDTH / 2, hit.position.y + NODE_HEIGHT / 2, {
-        zoom: 1,
-        duration: 350,
-      });
+      zoomInto(hit);
     };
     const onHoverMove = (e: PointerEvent) => {
       if (gesture.current) return;
@@ -282,37 +304,89 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
       }
       setHovered(nodeAt(store.getState().nodes, toFlow(e)));
     };
-    const onLeave = () => setHovered(null);
+    const onLeave = () => {
+      if (document.activeElement !== widget) setHovered(null);
+    };
+
+    // The keyboard: arrows move a cursor between layers (selecting them when editing), Enter zooms in.
+    const onKeyDown = (e: KeyboardEvent) => {
+      const s = store.getState();
+      const current = s.nodes.find((n) => n.id === hoveredId.current) ?? s.nodes.find((n) => n.selected);
+      if (e.key === "Enter" && current) {
+        e.preventDefault();
+        zoomInto(current);
+        return;
+      }
+      const direction = ARROW_DIRECTIONS[e.key];
+      if (!direction) return;
+      e.preventDefault();
+      const f = flow.getState();
+      const { x, y, zoom } = screenTransform(f);
+      const next = current
+        ? nodeInDirection(s.nodes, current, direction)
+        : nearestNode(s.nodes, { x: (f.width / 2 - x) / zoom, y: (f.height / 2 - y) / zoom });
+      if (!next) return;
+      if (interactive) s.selectNode(next.id);
+      const left = x + next.position.x * zoom;
+      const top = y + next.position.y * zoom;
+      const margin = 24;
+      if (
+        left < margin ||
+        top < margin ||
+        left + NODE_WIDTH * zoom > f.width - margin ||
+        top + NODE_HEIGHT * zoom > f.height - margin
+      ) {
+        setCenter(next.position.x + NODE_WIDTH / 2, next.position.y + NODE_HEIGHT / 2, { zoom });
+      }
+      setHovered(next, true);
+      const info = analyze().nodes.get(next.id);
+      const def = layerCatalog[next.data.layerType];
+      setAnnouncement(`${next.data.label || def.label}, ${def.type}, output ${info?.shape ?? "unknown"}`);
+    };
+    const onBlur = () => setHovered(null);
 
     root.addEventListener("pointerdown", onPointerDown, true);
     root.addEventListener("click", onClick, true);
     root.addEventListener("dblclick", onDoubleClick, true);
     root.addEventListener("pointermove", onHoverMove);
     root.addEventListener("pointerleave", onLeave);
+    widget.addEventListener("keydown", onKeyDown);
+    widget.addEventListener("blur", onBlur);
     return () => {
       root.removeEventListener("pointerdown", onPointerDown, true);
       root.removeEventListener("click", onClick, true);
       root.removeEventListener("dblclick", onDoubleClick, true);
       root.removeEventListener("pointermove", onHoverMove);
       root.removeEventListener("pointerleave", onLeave);
+      widget.removeEventListener("keydown", onKeyDown);
+      widget.removeEventListener("blur", onBlur);
       window.removeEventListener("pointermove", onWindowMove);
       window.removeEventListener("pointerup", onWindowUp);
       window.removeEventListener("pointercancel", onWindowUp);
       cancelAnimationFrame(moveFrame);
       if (pane) pane.style.cursor = "";
     };
-  }, [flow, interactive, setCenter, store]);
+  }, [analyze, flow, interactive, setCenter, store]);
 
   const count = layerCount.toLocaleString("en-US");
   return (
     <>
-      <canvas
-        ref={canvasRef}
-        role="img"
-        aria-label={`Overview of ${count} layers. Zoom in to ${interactive ? "see details and connect layers" : "see details"}.`}
+      {/* A custom keyboard widget around the drawing: arrows move between layers, Enter zooms in. */}
+      <div
+        ref={widgetRef}
+        role="application"
+        aria-roledescription="diagram overview"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: role="application" is a keyboard widget (WAI-ARIA); Biome does not count it as interactive
+        tabIndex={0}
+        aria-label={`Overview of ${count} layers. Arrow keys move between layers, Enter zooms in to ${interactive ? "see details and connect layers" : "see details"}.`}
         data-testid="diagram-overview"
-        className="pointer-events-none absolute inset-0 z-[1] h-full w-full"
-      />
+        className="pointer-events-none absolute inset-0 z-[1] focus-visible:outline-2 focus-visible:outline-accent focus-visible:-outline-offset-2"
+      >
+        <canvas ref={canvasRef} aria-hidden className="h-full w-full" />
+      </div>
+      <p aria-live="polite" className="sr-only">
+        {announcement}
+      </p>
       {hover ? <HoverCard hover={hover} /> : null}
       <Panel position="top-center" className="pointer-events-none">
         <p className="whitespace-nowrap rounded-full border border-border bg-panel/90 px-3 py-1 text-xs text-muted shadow-sm">

@@ -4,7 +4,9 @@ import {
   inputPoint,
   NODE_HEIGHT,
   NODE_WIDTH,
+  nearestNode,
   nodeAt,
+  nodeInDirection,
   nodesInRect,
   outputPoint,
 } from "./node-geometry";
@@ -50,5 +52,33 @@ describe("node geometry", () => {
       width: 450 + NODE_WIDTH,
       height: 290 + NODE_HEIGHT,
     });
+  });
+});
+
+describe("arrow-key navigation between nodes", () => {
+  // A 3 × 3 grid, 260 apart sideways and 120 down (the way columns of layers are laid out).
+  const grid = Array.from({ length: 9 }, (_, i) => at(`n${i}`, (i % 3) * 260, Math.floor(i / 3) * 120));
+  const middle = grid[4];
+
+  it("moves to the neighbour in each direction", () => {
+    expect(nodeInDirection(grid, middle, "right")?.id).toBe("n5");
+    expect(nodeInDirection(grid, middle, "left")?.id).toBe("n3");
+    expect(nodeInDirection(grid, middle, "up")?.id).toBe("n1");
+    expect(nodeInDirection(grid, middle, "down")?.id).toBe("n7");
+  });
+
+  it("stops at the edge", () => {
+    expect(nodeInDirection(grid, grid[2], "right")).toBeNull();
+    expect(nodeInDirection(grid, grid[6], "down")).toBeNull();
+  });
+
+  it("prefers staying in the row over a nearer node off to the side", () => {
+    const nodes = [at("a", 0, 0), at("b", 300, 0), at("c", 150, 100)];
+    expect(nodeInDirection(nodes, nodes[0], "right")?.id).toBe("b");
+  });
+
+  it("starts from the node nearest a point", () => {
+    expect(nearestNode(grid, { x: 560, y: 260 })?.id).toBe("n8");
+    expect(nearestNode([], { x: 0, y: 0 })).toBeNull();
   });
 });

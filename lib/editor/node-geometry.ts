@@ -84,3 +84,59 @@ export function boundsOf(nodes: readonly Positioned[]): Rect | null {
   }
   return { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
 }
+
+export type Direction = "left" | "right" | "up" | "down";
+
+function centreOf(p: XYPosition): XYPosition {
+  return { x: p.x + NODE_WIDTH / 2, y: p.y + NODE_HEIGHT / 2 };
+}
+
+/** The node whose centre is nearest a point, or null for an empty diagram. */
+export function nearestNode<T extends Positioned>(nodes: readonly T[], point: XYPosition): T | null {
+  let best: T | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const n of nodes) {
+    const c = centreOf(n.position);
+    const d = (c.x - point.x) ** 2 + (c.y - point.y) ** 2;
+    if (d < bestDistance) {
+      best = n;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/**
+ * The next node from `from` in a direction (arrow-key navigation): within 45° of it, the nearest,
+ * with sideways distance counted double so a move stays in its row or column. Null at the edge.
+ */
+export function nodeInDirection<T extends Positioned>(
+  nodes: readonly T[],
+  from: Positioned,
+  direction: Direction,
+): T | null {
+  const start = centreOf(from.position);
+  let best: T | null = null;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const n of nodes) {
+    if (n.id === from.id) continue;
+    const c = centreOf(n.position);
+    const dx = c.x - start.x;
+    const dy = c.y - start.y;
+    const [ahead, sideways] =
+      direction === "left"
+        ? [-dx, dy]
+        : direction === "right"
+          ? [dx, dy]
+          : direction === "up"
+            ? [-dy, dx]
+            : [dy, dx];
+    if (ahead <= 0 || Math.abs(sideways) > ahead) continue;
+    const score = ahead + 2 * Math.abs(sideways);
+    if (score < bestScore) {
+      best = n;
+      bestScore = score;
+    }
+  }
+  return best;
+}
