@@ -275,7 +275,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Copy a project's graph, configuration and description into a new project (not its versions or shares) */
+        /** Copy a project's graph, configuration, description and thumbnail into a new project (not its versions or shares) */
         post: operations["duplicateProject"];
         delete?: never;
         options?: never;
@@ -401,7 +401,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Copy a shared project into a new project of the caller */
+        /** Copy a shared project (graph, configuration, thumbnail) into a new project of the caller */
         post: operations["importSharedProject"];
         delete?: never;
         options?: never;

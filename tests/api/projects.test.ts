@@ -596,6 +596,47 @@ describe("thumbnails", () => {
     await call(app, "DELETE", `/api/v1/projects/${p.id}`, { key: a.key });
     expect(fs.existsSync(file)).toBe(false);
   });
+
+  it("copies the thumbnail on duplicate and on import from a share link, as independent files", async () => {
+    const a = await signUpWithKey(app);
+    const b = await signUpWithKey(app);
+    const p = await createProject(app, a.key);
+    const png = tinyPng();
+    await call(app, "POST", `/api/v1/projects/${p.id}/thumbnail`, {
+      key: a.key,
+      rawBody: fileForm(png, "t.png", "image/png"),
+    });
+    const bytesOf = async (id: string, key: string) => {
+      const res = await app.request(`/api/v1/projects/${id}/thumbnail`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/png");
+      return Buffer.from(await res.arrayBuffer());
+    };
+
+    const copy = (await call(app, "POST", `/api/v1/projects/${p.id}/duplicate`, { key: a.key })).json;
+    expect(copy.thumbnail_url).toBe(`/api/v1/projects/${copy.id}/thumbnail`);
+    expect((await bytesOf(copy.id, a.key)).equals(png)).toBe(true);
+
+    const { token } = (await call(app, "POST", `/api/v1/projects/${p.id}/share`, { key: a.key })).json;
+    const imported = (await call(app, "POST", `/api/v1/shared/${token}/import`, { key: b.key })).json;
+    expect(imported.thumbnail_url).toBe(`/api/v1/projects/${imported.id}/thumbnail`);
+    expect((await bytesOf(imported.id, b.key)).equals(png)).toBe(true);
+
+    // Deleting the original leaves both copies' files in place.
+    await call(app, "DELETE", `/api/v1/projects/${p.id}`, { key: a.key });
+    expect((await bytesOf(copy.id, a.key)).equals(png)).toBe(true);
+    expect((await bytesOf(imported.id, b.key)).equals(png)).toBe(true);
+
+    // A project without a thumbnail duplicates to one without a thumbnail.
+    const bare = await createProject(app, a.key);
+    const bareCopy = (await call(app, "POST", `/api/v1/projects/${bare.id}/duplicate`, { key: a.key })).json;
+    expect(bareCopy.thumbnail_url).toBeNull();
+    expect((await call(app, "GET", `/api/v1/projects/${bareCopy.id}/thumbnail`, { key: a.key })).status).toBe(
+      404,
+    );
+  });
 });
 
 describe("OpenAPI document", () => {

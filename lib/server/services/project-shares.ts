@@ -8,9 +8,11 @@ import { hashSecret } from "../secrets";
 import {
   type AnalysisSummary,
   analysisSummary,
-  createProject,
+  copyThumbnail,
   findOwnedProject,
+  insertProject,
   type ProjectView,
+  toProjectView,
 } from "./projects";
 
 /** 32 base62 characters ≈ 190 bits: not guessable, so the link itself is the credential. */
@@ -138,7 +140,7 @@ export async function readSharedProject(db: Db, token: string): Promise<SharedPr
   };
 }
 
-/** Copies a shared project's graph and configuration into a new project of the caller. */
+/** Copies a shared project's graph, configuration and thumbnail into a new project of the caller. */
 export async function importSharedProject(
   db: Db,
   userId: string,
@@ -146,10 +148,11 @@ export async function importSharedProject(
   name?: string,
 ): Promise<ProjectView> {
   const { project } = await openShare(db, token);
-  return createProject(db, userId, {
+  const row = await insertProject(db, userId, {
     name: name ?? project.name,
     description: project.description,
     graph: project.graph,
     training_config: project.trainingConfig,
   });
+  return toProjectView(await copyThumbnail(db, project, row));
 }

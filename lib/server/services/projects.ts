@@ -7,7 +7,7 @@ import type { Db } from "../db/client";
 import { projects } from "../db/schema";
 import { NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";
-import { deleteBlob, parseBlobKey } from "../storage/blob-store";
+import { blobKey, copyBlob, deleteBlob, parseBlobKey } from "../storage/blob-store";
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -218,6 +218,32 @@ async function removeThumbnails(keys: (string | null)[]): Promise<void> {
   }
 }
 
+/**
+ * Gives a new project a copy of another project's thumbnail. Best effort: without it the new
+ * project still works, and the editor draws a thumbnail the next time the project is saved.
+ */
+export async function copyThumbnail(db: Db, source: ProjectRow, target: ProjectRow): Promise<ProjectRow> {
+  if (!source.thumbnailKey || !source.thumbnailMime) return target;
+  const ref = { area: "thumbnails", id: target.id };
+  try {
+    if (!(await copyBlob(parseBlobKey(source.thumbnailKey), ref))) return target;
+    const [row] = await db
+      .update(projects)
+      .set({
+        thumbnailKey: blobKey(ref),
+        thumbnailMime: source.thumbnailMime,
+        thumbnailSize: source.thumbnailSize,
+      })
+      .where(and(eq(projects.id, target.id), eq(projects.ownerId, target.ownerId)))
+      .returning();
+    if (row) return row;
+    await deleteBlob(ref); // deleted meanwhile
+  } catch (err) {
+    console.error("thumbnail copy failed", err instanceof Error ? err.message : err);
+  }
+  return target;
+}
+
 export async function deleteProject(db: Db, ownerId: string, projectId: string): Promise<void> {
   const rows = await db
     .delete(projects)
@@ -256,23 +282,27 @@ export function copyName(name: string): string {
     : `${name.slice(0, PROJECT_NAME_MAX - suffix.length).trimEnd()}${suffix}`;
 }
 
-/** A new project with the same graph, configuration and description; versions and shares are not copied. */
+/**
+ * A new project with the same graph, configuration, description and thumbnail; versions and shares
+ * are not copied.
+ */
 export async function duplicateProject(
   db: Db,
   ownerId: string,
   projectId: string,
   name?: string,
 ): Promise<ProjectView> {
-  const row = await db.transaction(async (tx) => {
+  const { source, row } = await db.transaction(async (tx) => {
     const source = await findOwnedProject(tx, ownerId, projectId);
-    return insertProject(tx, ownerId, {
+    const row = await insertProject(tx, ownerId, {
       name: name ?? copyName(source.name),
       description: source.description,
       graph: source.graph,
       training_config: source.trainingConfig,
     });
+    return { source, row };
   });
-  return toProjectView(row);
+  return toProjectView(await copyThumbnail(db, source, row));
 }
 
 function dagErrorsToFieldErrors(errors: DagError[]) {

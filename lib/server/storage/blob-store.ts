@@ -139,6 +139,26 @@ export async function readBlob(ref: BlobRef): Promise<Buffer | null> {
   }
 }
 
+/**
+ * Copies a blob to another name, atomically (temporary file, then rename). Returns false when the
+ * source does not exist.
+ */
+export async function copyBlob(from: BlobRef, to: BlobRef): Promise<boolean> {
+  const source = blobPath(from);
+  const target = blobPath(to);
+  await fsp.mkdir(path.dirname(target), { recursive: true });
+  const temp = path.join(path.dirname(target), `.tmp-${to.id}-${randomBytes(6).toString("hex")}`);
+  try {
+    await fsp.copyFile(source, temp, fsp.constants.COPYFILE_EXCL);
+    await fsp.rename(temp, target);
+    return true;
+  } catch (err) {
+    await fsp.rm(temp, { force: true });
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw err;
+  }
+}
+
 /** Removes a blob; a missing blob is not an error. */
 export async function deleteBlob(ref: BlobRef): Promise<void> {
   await fsp.rm(blobPath(ref), { force: true });

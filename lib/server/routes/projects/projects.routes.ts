@@ -82,7 +82,7 @@ export const duplicateProject = createRoute({
   operationId: "duplicateProject",
   tags,
   summary:
-    "Copy a project's graph, configuration and description into a new project (not its versions or shares)",
+    "Copy a project's graph, configuration, description and thumbnail into a new project (not its versions or shares)",
   ...auth,
   request: {
     params: projectIdParams,

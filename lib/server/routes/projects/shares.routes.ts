@@ -70,7 +70,7 @@ export const importSharedProject = createRoute({
   path: "/api/v1/shared/{token}/import",
   operationId: "importSharedProject",
   tags,
-  summary: "Copy a shared project into a new project of the caller",
+  summary: "Copy a shared project (graph, configuration, thumbnail) into a new project of the caller",
   ...auth,
   request: {
     params: tokenParams,
