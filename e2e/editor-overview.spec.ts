@@ -177,3 +177,54 @@ test("a 1,200-layer diagram zoomed out is an overview you can select, drag, box-
   await expect(node).toBeVisible();
   await expect(node.getByTestId("node-shape")).not.toHaveText("?");
 });
+
+test.describe("on a touch screen", () => {
+  test.use({ hasTouch: true });
+
+  test("a finger drags a layer in the overview without panning the canvas, and pans on empty space", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000);
+    if (!baseURL) throw new Error("baseURL");
+    await signUpViaApi(context, baseURL);
+    const graph = bigGraph();
+    const { id } = await apiJson(context.request, baseURL, "POST", "/api/v1/projects", {
+      name: "Touch overview",
+      graph,
+    });
+    await page.goto(`/projects/${id}`);
+    await expect(page.getByRole("application", { name: /Overview of 1,200 layers/ })).toBeVisible();
+    await viewSettled(page);
+
+    const cdp = await context.newCDPSession(page);
+    const swipe = async (from: Point, dx: number, dy: number) => {
+      const at = (k: number) => [{ x: from.x + (dx * k) / 6, y: from.y + (dy * k) / 6, id: 1 }];
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at(0) });
+      for (let k = 1; k <= 6; k++)
+        await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: at(k) });
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    };
+    const transform = () =>
+      page.locator(".react-flow__viewport").evaluate((el) => (el as HTMLElement).style.transform);
+
+    const target = graph.nodes[405];
+    const at = await toScreen(page, middleOf(target));
+    const before = await transform();
+    await swipe(at, 60, 40);
+    await expect
+      .poll(async () => (await savedGraph(context.request, id)).nodes[405].position)
+      .not.toEqual(target.position);
+    const moved = (await savedGraph(context.request, id)).nodes[405].position;
+    expect(Math.abs(moved.x - target.position.x - 60 / at.zoom)).toBeLessThan(2 / at.zoom);
+    expect(Math.abs(moved.y - target.position.y - 40 / at.zoom)).toBeLessThan(2 / at.zoom);
+    expect(await transform()).toBe(before);
+
+    // On empty space the same swipe pans, and moves no layer.
+    const empty = await toScreen(page, { x: 230, y: 100 }); // between the first two columns
+    await swipe(empty, 80, 0);
+    await expect.poll(transform).not.toBe(before);
+    expect((await savedGraph(context.request, id)).nodes[0].position).toEqual(graph.nodes[0].position);
+  });
+});

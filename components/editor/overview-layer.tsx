@@ -283,6 +283,11 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
       window.addEventListener("pointerup", onWindowUp);
       window.addEventListener("pointercancel", onWindowUp);
     };
+    // A finger on a layer: the pointer handler above owns the gesture, but the browser still sends
+    // the touch events the pane pans on (preventing pointerdown suppresses only mouse events).
+    const onTouchStart = (e: TouchEvent) => {
+      if (gesture.current && e.touches.length === 1) e.stopPropagation();
+    };
     const onClick = (e: MouseEvent) => {
       if (!swallowClick) return;
       swallowClick = false;
@@ -346,6 +351,7 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
     const onBlur = () => setHovered(null);
 
     root.addEventListener("pointerdown", onPointerDown, true);
+    root.addEventListener("touchstart", onTouchStart, { capture: true, passive: true });
     root.addEventListener("click", onClick, true);
     root.addEventListener("dblclick", onDoubleClick, true);
     root.addEventListener("pointermove", onHoverMove);
@@ -354,6 +360,7 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
     widget.addEventListener("blur", onBlur);
     return () => {
       root.removeEventListener("pointerdown", onPointerDown, true);
+      root.removeEventListener("touchstart", onTouchStart, true);
       root.removeEventListener("click", onClick, true);
       root.removeEventListener("dblclick", onDoubleClick, true);
       root.removeEventListener("pointermove", onHoverMove);
