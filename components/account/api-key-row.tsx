@@ -1,8 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { Button } from "@/components/ui/button";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { $api, type Schemas } from "@/lib/api/client";
 
 function relative(iso: string | null): string {
@@ -12,7 +11,6 @@ function relative(iso: string | null): string {
 
 export function ApiKeyRow({ apiKey }: { apiKey: Schemas["ApiKey"] }) {
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const usage = $api.useQuery("get", "/api/v1/users/me/api-keys/{key_id}/usage", {
     params: { path: { key_id: apiKey.id }, query: { days: 30 } },
   });
@@ -38,25 +36,12 @@ export function ApiKeyRow({ apiKey }: { apiKey: Schemas["ApiKey"] }) {
         )}
       </td>
       <td className="py-2 text-right">
-        {confirming ? (
-          <span className="inline-flex gap-1">
-            <Button
-              variant="danger"
-              size="sm"
-              disabled={revoke.isPending}
-              onClick={() => revoke.mutate({ params: { path: { key_id: apiKey.id } } })}
-            >
-              Revoke {apiKey.name}
-            </Button>
-            <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-          </span>
-        ) : (
-          <Button variant="secondary" size="sm" onClick={() => setConfirming(true)}>
-            Revoke
-          </Button>
-        )}
+        <ConfirmButton
+          label="Revoke"
+          confirmLabel={`Revoke ${apiKey.name}`}
+          pending={revoke.isPending}
+          onConfirm={() => revoke.mutate({ params: { path: { key_id: apiKey.id } } })}
+        />
       </td>
     </tr>
   );

@@ -1,23 +1,16 @@
 "use client";
 
 import { keepPreviousData } from "@tanstack/react-query";
-import {
-  ChevronLeft,
-  CircleAlert,
-  Download,
-  FileQuestion,
-  RefreshCw,
-  Sparkles,
-  Workflow,
-} from "lucide-react";
+import { CircleAlert, Download, RefreshCw, Sparkles, Workflow } from "lucide-react";
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useState } from "react";
+import { ProjectLoadError } from "@/components/projects/project-load-error";
+import { ProjectsCrumb } from "@/components/projects/projects-crumb";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { CopyButton } from "@/components/ui/copy-button";
-import { EmptyState } from "@/components/ui/empty-state";
 import { $api, ApiError } from "@/lib/api/client";
 import { FileIcon, FileTree, languageLabel } from "./file-tree";
 import {
@@ -81,15 +74,7 @@ function Header({
 }) {
   return (
     <header className="flex h-12 shrink-0 items-center gap-2 border-b border-border bg-panel px-3">
-      <Link
-        href="/projects"
-        className="inline-flex h-8 items-center gap-1 rounded-md pr-2 pl-1 text-sm text-muted hover:bg-panel-2 hover:text-fg"
-      >
-        <ChevronLeft aria-hidden className="h-4 w-4" /> Projects
-      </Link>
-      <span aria-hidden className="text-border">
-        /
-      </span>
+      <ProjectsCrumb />
       <h1 className="min-w-0 max-w-[18rem] truncate px-2 text-sm font-semibold">{name ?? "…"}</h1>
       <ProjectTabs projectId={projectId} current="code" />
       <div className="ml-auto flex shrink-0 items-center gap-2 whitespace-nowrap">{children}</div>
@@ -222,22 +207,7 @@ export function CodeWorkspace({
     window.history.replaceState(window.history.state, "", url);
   };
 
-  if (project.isError) {
-    const notFound = project.error instanceof ApiError && project.error.status === 404;
-    return (
-      <EmptyState
-        icon={FileQuestion}
-        title={notFound ? "Project not found" : "The project could not be loaded"}
-        action={
-          <Link href="/projects" className={buttonClass("secondary")}>
-            Back to projects
-          </Link>
-        }
-      >
-        {notFound ? "It may have been deleted, or it belongs to another account." : errorText(project.error)}
-      </EmptyState>
-    );
-  }
+  if (project.isError) return <ProjectLoadError error={project.error} />;
 
   const task = generation.task;
   const fromTask = generation.phase === "succeeded" && task?.target === target && task.files !== undefined;

@@ -1,10 +1,10 @@
 "use client";
 
 import { useReactFlow } from "@xyflow/react";
-import { ChevronLeft, Keyboard, Maximize, Redo2, Save, Share2, Undo2, Workflow } from "lucide-react";
-import Link from "next/link";
+import { Keyboard, Maximize, Redo2, Save, Share2, Undo2, Workflow } from "lucide-react";
 import type { ReactNode } from "react";
 import { ProjectTabs } from "@/components/code/project-tabs";
+import { ProjectsCrumb } from "@/components/projects/projects-crumb";
 import { Button } from "@/components/ui/button";
 import { useEditorStore } from "./editor-store-context";
 import { ProjectNameInput } from "./project-name-input";
@@ -66,15 +66,7 @@ export function EditorToolbar({
   const { fitView } = useReactFlow();
   return (
     <header className="flex h-12 shrink-0 items-center gap-2 border-b border-border bg-panel px-3">
-      <Link
-        href="/projects"
-        className="inline-flex h-8 items-center gap-1 rounded-md pr-2 pl-1 text-sm text-muted hover:bg-panel-2 hover:text-fg"
-      >
-        <ChevronLeft aria-hidden className="h-4 w-4" /> Projects
-      </Link>
-      <span aria-hidden className="text-border">
-        /
-      </span>
+      <ProjectsCrumb />
       <ProjectNameInput projectId={projectId} name={name} />
       {/* Diagram | Code: the Code tab lives in components/code. */}
       <ProjectTabs projectId={projectId} current="diagram" />

@@ -2,17 +2,15 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { ReactFlowProvider, useNodesInitialized, useStoreApi } from "@xyflow/react";
-import { FileQuestion, MousePointerSquareDashed } from "lucide-react";
-import Link from "next/link";
+import { MousePointerSquareDashed } from "lucide-react";
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { ProjectLoadError } from "@/components/projects/project-load-error";
 import { ShareDialog } from "@/components/projects/share-dialog";
-import { buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { EmptyState } from "@/components/ui/empty-state";
 import { useRestoreVersion } from "@/components/versions/use-restore-version";
 import { VersionsPanel } from "@/components/versions/versions-panel";
-import { $api, ApiError, type Schemas } from "@/lib/api/client";
+import { $api, type Schemas } from "@/lib/api/client";
 import { EditorCanvas } from "./editor-canvas";
 import { EditorStoreProvider, useEditorStore } from "./editor-store-context";
 import { EditorToolbar } from "./editor-toolbar";
@@ -208,26 +206,7 @@ export function ProjectEditor({ projectId }: { projectId: string }) {
       </div>
     );
   }
-  if (project.isError) {
-    const notFound = project.error instanceof ApiError && project.error.status === 404;
-    return (
-      <EmptyState
-        icon={FileQuestion}
-        title={notFound ? "Project not found" : "The project could not be loaded"}
-        action={
-          <Link href="/projects" className={buttonClass("secondary")}>
-            Back to projects
-          </Link>
-        }
-      >
-        {notFound
-          ? "It may have been deleted, or it belongs to another account."
-          : project.error instanceof Error
-            ? project.error.message
-            : "Please try again."}
-      </EmptyState>
-    );
-  }
+  if (project.isError) return <ProjectLoadError error={project.error} />;
   return (
     <ReactFlowProvider>
       <EditorStoreProvider key={projectId} graph={project.data.graph} training={project.data.training_config}>

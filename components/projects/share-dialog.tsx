@@ -6,6 +6,7 @@ import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
@@ -16,7 +17,6 @@ const SHARES = "/api/v1/projects/{project_id}/shares" as const;
 
 function ShareRow({ projectId, share }: { projectId: string; share: Schemas["ProjectShare"] }) {
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const revoke = $api.useMutation("delete", "/api/v1/projects/{project_id}/shares/{share_id}", {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["get", SHARES] }),
   });
@@ -29,27 +29,16 @@ function ShareRow({ projectId, share }: { projectId: string; share: Schemas["Pro
       </td>
       <td className="py-2">{share.active ? <Badge tone="ok">Active</Badge> : <Badge>Revoked</Badge>}</td>
       <td className="py-2 text-right">
-        {!share.active ? null : confirming ? (
-          <span className="inline-flex gap-1">
-            <Button
-              variant="danger"
-              size="sm"
-              disabled={revoke.isPending}
-              onClick={() =>
-                revoke.mutate({ params: { path: { project_id: projectId, share_id: share.id } } })
-              }
-            >
-              Revoke link
-            </Button>
-            <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-          </span>
-        ) : (
-          <Button variant="secondary" size="sm" onClick={() => setConfirming(true)}>
-            Revoke
-          </Button>
-        )}
+        {share.active ? (
+          <ConfirmButton
+            label="Revoke"
+            confirmLabel="Revoke link"
+            pending={revoke.isPending}
+            onConfirm={() =>
+              revoke.mutate({ params: { path: { project_id: projectId, share_id: share.id } } })
+            }
+          />
+        ) : null}
       </td>
     </tr>
   );

@@ -1,0 +1,19 @@
+import { ChevronLeft } from "lucide-react";
+import Link from "next/link";
+
+/** "‹ Projects /": the way back to the list, at the start of a project page's header. */
+export function ProjectsCrumb() {
+  return (
+    <>
+      <Link
+        href="/projects"
+        className="inline-flex h-8 items-center gap-1 rounded-md pr-2 pl-1 text-sm text-muted hover:bg-panel-2 hover:text-fg"
+      >
+        <ChevronLeft aria-hidden className="h-4 w-4" /> Projects
+      </Link>
+      <span aria-hidden className="text-border">
+        /
+      </span>
+    </>
+  );
+}
