@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import yauzl from "yauzl";
-import { apiJson, expectAccessible, signUpViaApi } from "./fixtures";
+import { apiJson, createProject, expectAccessible, signUpViaApi } from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -54,7 +54,7 @@ test("the Code tab previews the code, switches files and targets, generates asyn
   test.setTimeout(120_000);
   if (!baseURL) throw new Error("baseURL");
   await signUpViaApi(context, baseURL);
-  const project = await apiJson(context.request, baseURL, "POST", "/api/v1/projects", {
+  const project = await createProject(context, baseURL, {
     name: "Iris MLP",
     template: "mlp-classifier",
   });
@@ -153,7 +153,7 @@ test("the Code tab previews the code, switches files and targets, generates asyn
 test("a running generation shows its progress and can be cancelled", async ({ page, context, baseURL }) => {
   if (!baseURL) throw new Error("baseURL");
   await signUpViaApi(context, baseURL);
-  const project = await apiJson(context.request, baseURL, "POST", "/api/v1/projects", {
+  const project = await createProject(context, baseURL, {
     name: "Slow one",
     template: "cnn-image",
   });
@@ -206,7 +206,7 @@ test("issues link to their node: warnings above the code, errors instead of it",
   test.setTimeout(90_000);
   if (!baseURL) throw new Error("baseURL");
   await signUpViaApi(context, baseURL);
-  const project = await apiJson(context.request, baseURL, "POST", "/api/v1/projects", { name: "Shapes" });
+  const project = await createProject(context, baseURL, { name: "Shapes" });
   const put = (graph: unknown) =>
     apiJson(context.request, baseURL, "PUT", `/api/v1/projects/${project.id}`, { graph });
 

@@ -1,26 +1,7 @@
-import { type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { apiJson, signUpViaApi } from "./fixtures";
+import { expect, type Page, test } from "@playwright/test";
+import { createProject, savedGraph, signUpViaApi } from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
-
-interface Project {
-  id: string;
-  name: string;
-}
-
-function createProject(context: BrowserContext, baseURL: string, data: object): Promise<Project> {
-  return apiJson(context.request, baseURL, "POST", "/api/v1/projects", data);
-}
-
-async function savedGraph(context: BrowserContext, baseURL: string, id: string) {
-  const res = await context.request.get(`${baseURL}/api/v1/projects/${id}`);
-  expect(res.ok()).toBe(true);
-  const project = await res.json();
-  return project.graph as {
-    nodes: { id: string; type: string; params: Record<string, unknown> }[];
-    edges: { source: string; target: string }[];
-  };
-}
 
 /** A layer on the canvas by its node id. */
 function node(page: Page, id: string) {

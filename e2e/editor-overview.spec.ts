@@ -1,7 +1,7 @@
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { syntheticGraph } from "../lib/ml/graph-builder";
 import type { ArchitectureGraph } from "../lib/ml/graph-types";
-import { apiJson, expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
+import { createProject, expectAccessible, savedGraph, screenshotBothThemes, signUpViaApi } from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -20,12 +20,6 @@ function bigGraph(): ArchitectureGraph {
       position: { x: Math.floor(i / ROWS) * 260, y: (i % ROWS) * 120 },
     })),
   };
-}
-
-async function savedGraph(request: APIRequestContext, id: string): Promise<ArchitectureGraph> {
-  const res = await request.get(`/api/v1/projects/${id}`);
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as { graph: ArchitectureGraph }).graph;
 }
 
 /** Where a point of the diagram is on screen: React Flow's viewport transform applied to it. */
@@ -72,7 +66,7 @@ test("a 1,200-layer diagram zoomed out is an overview you can select, drag, box-
   if (!baseURL) throw new Error("baseURL");
   await signUpViaApi(context, baseURL);
   const graph = bigGraph();
-  const { id } = await apiJson(context.request, baseURL, "POST", "/api/v1/projects", {
+  const { id } = await createProject(context, baseURL, {
     name: "Deep residual MLP",
     graph,
   });
@@ -117,18 +111,18 @@ test("a 1,200-layer diagram zoomed out is an overview you can select, drag, box-
   await page.mouse.up();
   await expect(page.getByText("All changes saved")).toBeVisible();
   await expect
-    .poll(async () => (await savedGraph(context.request, id)).nodes[405].position)
+    .poll(async () => (await savedGraph(context, baseURL, id)).nodes[405].position)
     .not.toEqual(target.position);
-  const moved = (await savedGraph(context.request, id)).nodes[405].position;
+  const moved = (await savedGraph(context, baseURL, id)).nodes[405].position;
   expect(Math.abs(moved.x - target.position.x - 60 / at.zoom)).toBeLessThan(2 / at.zoom);
   expect(Math.abs(moved.y - target.position.y - 40 / at.zoom)).toBeLessThan(2 / at.zoom);
   // Nothing else moved.
-  expect((await savedGraph(context.request, id)).nodes[404].position).toEqual(graph.nodes[404].position);
+  expect((await savedGraph(context, baseURL, id)).nodes[404].position).toEqual(graph.nodes[404].position);
 
   // One undo puts it back.
   await page.keyboard.press("Control+z");
   await expect
-    .poll(async () => (await savedGraph(context.request, id)).nodes[405].position)
+    .poll(async () => (await savedGraph(context, baseURL, id)).nodes[405].position)
     .toEqual(target.position);
 
   await screenshotBothThemes(page, "editor-overview");
@@ -190,7 +184,7 @@ test.describe("on a touch screen", () => {
     if (!baseURL) throw new Error("baseURL");
     await signUpViaApi(context, baseURL);
     const graph = bigGraph();
-    const { id } = await apiJson(context.request, baseURL, "POST", "/api/v1/projects", {
+    const { id } = await createProject(context, baseURL, {
       name: "Touch overview",
       graph,
     });
@@ -214,9 +208,9 @@ test.describe("on a touch screen", () => {
     const before = await transform();
     await swipe(at, 60, 40);
     await expect
-      .poll(async () => (await savedGraph(context.request, id)).nodes[405].position)
+      .poll(async () => (await savedGraph(context, baseURL, id)).nodes[405].position)
       .not.toEqual(target.position);
-    const moved = (await savedGraph(context.request, id)).nodes[405].position;
+    const moved = (await savedGraph(context, baseURL, id)).nodes[405].position;
     expect(Math.abs(moved.x - target.position.x - 60 / at.zoom)).toBeLessThan(2 / at.zoom);
     expect(Math.abs(moved.y - target.position.y - 40 / at.zoom)).toBeLessThan(2 / at.zoom);
     expect(await transform()).toBe(before);
@@ -225,6 +219,6 @@ test.describe("on a touch screen", () => {
     const empty = await toScreen(page, { x: 230, y: 100 }); // between the first two columns
     await swipe(empty, 80, 0);
     await expect.poll(transform).not.toBe(before);
-    expect((await savedGraph(context.request, id)).nodes[0].position).toEqual(graph.nodes[0].position);
+    expect((await savedGraph(context, baseURL, id)).nodes[0].position).toEqual(graph.nodes[0].position);
   });
 });

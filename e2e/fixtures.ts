@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, type BrowserContext, expect, type Page } from "@playwright/test";
+import type { ArchitectureGraph } from "../lib/ml/graph-types";
 
 export function uniqueUser() {
   const username = `e2e${randomBytes(4).toString("hex")}`;
@@ -32,6 +33,24 @@ export async function apiJson(
   const res = await request.fetch(`${baseURL}${path}`, { method, data, headers: { Origin: baseURL } });
   expect(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`).toBe(true);
   return res.json();
+}
+
+/** Creates a project for the signed-in user of `context` (body as in POST /api/v1/projects). */
+export function createProject(
+  context: BrowserContext,
+  baseURL: string,
+  data: object,
+): Promise<{ id: string; name: string }> {
+  return apiJson(context.request, baseURL, "POST", "/api/v1/projects", data);
+}
+
+/** The project's graph as the server has it (what autosave has stored). */
+export async function savedGraph(
+  context: BrowserContext,
+  baseURL: string,
+  id: string,
+): Promise<ArchitectureGraph> {
+  return (await apiJson(context.request, baseURL, "GET", `/api/v1/projects/${id}`)).graph;
 }
 
 /** Fails on serious or critical accessibility violations. */

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { apiJson, expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
+import { createProject, expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -204,7 +204,7 @@ test("the list searches, sorts, pages, duplicates and bulk-deletes", async ({ pa
   await signUpViaApi(context, baseURL);
   const templates = ["mlp-classifier", "cnn-image", "lstm-sequence", "transformer-block"];
   for (let i = 0; i < 14; i++) {
-    await apiJson(context.request, baseURL, "POST", "/api/v1/projects", {
+    await createProject(context, baseURL, {
       name: `Model ${String(i).padStart(2, "0")}`,
       template: templates[i % templates.length],
     });
@@ -244,7 +244,7 @@ test("editing with the keyboard: undo, redo, copy, paste, delete, auto-layout, s
 }) => {
   if (!baseURL) throw new Error("baseURL");
   await signUpViaApi(context, baseURL);
-  const project = await apiJson(context.request, baseURL, "POST", "/api/v1/projects", {
+  const project = await createProject(context, baseURL, {
     name: "Transformer",
     template: "transformer-block",
   });
