@@ -2,10 +2,10 @@
 
 import { type FitViewOptions, MiniMap, type ReactFlowProps } from "@xyflow/react";
 import { useState } from "react";
+import { CATEGORY_FILL } from "@/lib/editor/category-colors";
 import type { LayerFlowNode, ShapeFlowEdge } from "@/lib/editor/flow-types";
 import { layerCatalog } from "@/lib/ml";
 import { CanvasBackground } from "./canvas-background";
-import { CATEGORY_FILL } from "./category-style";
 import { useEditorStore } from "./editor-store-context";
 import { canvasClassName, canvasThemeStyle, edgeTypes, nodeTypes, VIRTUALIZE_ABOVE } from "./flow-config";
 import { OverviewLayer } from "./overview-layer";

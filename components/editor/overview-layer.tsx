@@ -3,6 +3,7 @@
 import { Panel, type ReactFlowState, useReactFlow, useStoreApi } from "@xyflow/react";
 import { useEffect, useRef, useState } from "react";
 import { cn } from "@/components/ui/cn";
+import { CATEGORY_FILL } from "@/lib/editor/category-colors";
 import type { LayerFlowNode, ShapeFlowEdge } from "@/lib/editor/flow-types";
 import { formatCount } from "@/lib/editor/format";
 import {
@@ -17,7 +18,6 @@ import {
 } from "@/lib/editor/node-geometry";
 import { drawOverview, type OverviewNodeInfo, readOverviewPalette } from "@/lib/editor/overview-draw";
 import { layerCatalog } from "@/lib/ml";
-import { CATEGORY_FILL } from "./category-style";
 import { useAnalyze, useEditorStoreApi } from "./editor-store-context";
 import { useThemePalette } from "./use-theme-palette";
 

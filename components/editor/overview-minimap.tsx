@@ -2,10 +2,10 @@
 
 import { Panel, useReactFlow, useStoreApi } from "@xyflow/react";
 import { useEffect, useRef } from "react";
+import { CATEGORY_FILL } from "@/lib/editor/category-colors";
 import type { LayerFlowNode, ShapeFlowEdge } from "@/lib/editor/flow-types";
 import { boundsOf, type Rect } from "@/lib/editor/node-geometry";
 import { drawOverview, readOverviewPalette } from "@/lib/editor/overview-draw";
-import { CATEGORY_FILL } from "./category-style";
 import { useEditorStoreApi } from "./editor-store-context";
 import { useThemePalette } from "./use-theme-palette";
 

@@ -4,10 +4,10 @@ import { getNodesBounds, getViewportForBounds, useStoreApi } from "@xyflow/react
 import { toBlob } from "html-to-image";
 import { useCallback } from "react";
 import { api } from "@/lib/api/client";
+import { CATEGORY_FILL } from "@/lib/editor/category-colors";
 import type { LayerFlowNode, ShapeFlowEdge } from "@/lib/editor/flow-types";
 import { boundsOf } from "@/lib/editor/node-geometry";
 import { drawOverview, readOverviewPalette } from "@/lib/editor/overview-draw";
-import { CATEGORY_FILL } from "./category-style";
 import { useEditorStoreApi } from "./editor-store-context";
 import { VIRTUALIZE_ABOVE } from "./flow-config";
 

@@ -44,6 +44,15 @@ export function inputPoint(
   return { x: position.x + ((port + 1) / (count + 1)) * NODE_WIDTH, y: position.y };
 }
 
+/**
+ * How far an edge's bezier control points stand off its ends (React Flow's rule for a bottom source
+ * and a top target): half the drop when the target is below, a little more when it is above.
+ */
+export function edgeControlOffset(from: XYPosition, to: XYPosition): number {
+  const d = to.y - from.y;
+  return d >= 0 ? 0.5 * d : 0.25 * 25 * Math.sqrt(-d);
+}
+
 /** The topmost node under a point (the last one drawn wins, as on screen), or null. */
 export function nodeAt<T extends Positioned>(nodes: readonly T[], point: XYPosition): T | null {
   for (let i = nodes.length - 1; i >= 0; i--) {

@@ -9,7 +9,14 @@
 import type { XYPosition } from "@xyflow/react";
 import { type LayerCategory, layerCatalog } from "@/lib/ml";
 import type { DiffStatus, LayerFlowNode, ShapeFlowEdge } from "./flow-types";
-import { inputPoint, NODE_HEIGHT, NODE_WIDTH, outputPoint, type Rect } from "./node-geometry";
+import {
+  edgeControlOffset,
+  inputPoint,
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  outputPoint,
+  type Rect,
+} from "./node-geometry";
 
 export interface OverviewPalette {
   panel: string;
@@ -65,9 +72,7 @@ function bezier(path: Path2D, s: XYPosition, t: XYPosition, curved: boolean) {
     path.lineTo(t.x, t.y);
     return;
   }
-  // React Flow's bezier between a bottom source and a top target (its control-offset rule).
-  const d = t.y - s.y;
-  const offset = d >= 0 ? 0.5 * d : 0.25 * 25 * Math.sqrt(-d);
+  const offset = edgeControlOffset(s, t);
   path.bezierCurveTo(s.x, s.y + offset, t.x, t.y - offset, t.x, t.y);
 }
 
