@@ -3,8 +3,10 @@
  *   npx tsx bench/graph-bench.ts
  * Prints the median (and p95) of analyzeGraph over 50 runs on synthetic
  * 1,000- and 5,000-node graphs (residual + concat branches), and the time of
- * autoLayout (elkjs, layered DOWN) on 1,000 nodes.
+ * autoLayout (elkjs, layered DOWN) on 1,000 nodes, and of the server-drawn diagram preview (SVG)
+ * of 1,000 and 5,000 nodes with its size.
  */
+import { graphPreviewSvg } from "../lib/editor/graph-preview-svg";
 import { autoLayout } from "../lib/ml/auto-layout";
 import { syntheticGraph } from "../lib/ml/graph-builder";
 import { analyzeGraph } from "../lib/ml/infer-graph";
@@ -44,12 +46,32 @@ async function benchLayout(nodes: number): Promise<{ cold: number; warm: number 
   return { cold, warm: warmRuns[1] };
 }
 
+function benchPreview(nodes: number, runs = 20): { median: number; bytes: number } {
+  const { graph } = syntheticGraph(nodes);
+  for (let i = 0; i < 3; i++) graphPreviewSvg(graph);
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    bytes = graphPreviewSvg(graph).length;
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { median: percentile(times, 0.5), bytes };
+}
+
 async function main(): Promise<void> {
   const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
   for (const n of [1000, 5000]) {
     const r = benchAnalyze(n);
     console.log(
       `analyzeGraph ${n} nodes / ${r.edges} edges: median ${fmt(r.median)}, p95 ${fmt(r.p95)} (50 runs)`,
+    );
+  }
+  for (const n of [1000, 5000]) {
+    const r = benchPreview(n);
+    console.log(
+      `graphPreviewSvg ${n} nodes: median ${fmt(r.median)} (20 runs), ${(r.bytes / 1024).toFixed(0)} KiB`,
     );
   }
   const layout = await benchLayout(1000);

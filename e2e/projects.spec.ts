@@ -212,6 +212,14 @@ test("the list searches, sorts, pages, duplicates and bulk-deletes", async ({ pa
   await page.goto("/projects");
   await expect(page.getByTestId("project-card")).toHaveCount(12);
   await expect(page.getByText("Page 1 of 2")).toBeVisible();
+  // Never opened in the editor, yet each shows its diagram, drawn by the server.
+  const previews = page.getByTestId("project-card").getByRole("img", { name: /diagram$/ });
+  await expect(previews).toHaveCount(12);
+  const firstPreview = previews.first();
+  await expect(firstPreview).toHaveAttribute("src", /\/preview\?v=/);
+  await expect
+    .poll(() => firstPreview.evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBeGreaterThan(0);
   await expectAccessible(page);
   await screenshotBothThemes(page, "projects-list");
   await page.getByRole("button", { name: "Next", exact: true }).click();

@@ -9,12 +9,23 @@ import { formatRelativeTime } from "@/lib/editor/format";
 
 type Project = Schemas["ProjectSummary"];
 
+/**
+ * The picture the editor uploaded of the canvas or, for a project never opened in the editor (a
+ * template, an import, made through the API), the diagram as the server draws it.
+ */
+function previewUrl(project: Project): string | null {
+  const base =
+    project.thumbnail_url ?? (project.node_count > 0 ? `/api/v1/projects/${project.id}/preview` : null);
+  return base && `${base}?v=${encodeURIComponent(project.updated_at)}`;
+}
+
 function Thumbnail({ project }: { project: Project }) {
-  if (project.thumbnail_url) {
+  const src = previewUrl(project);
+  if (src) {
     return (
       // biome-ignore lint/performance/noImgElement: a private, cookie-authenticated image; next/image cannot optimise it
       <img
-        src={`${project.thumbnail_url}?v=${encodeURIComponent(project.updated_at)}`}
+        src={src}
         alt={`${project.name} diagram`}
         loading="lazy"
         className="h-full w-full object-contain"
@@ -29,7 +40,7 @@ function Thumbnail({ project }: { project: Project }) {
         <rect x="40" y="54" width="40" height="14" rx="4" className="fill-border" />
         <path d="M60 16v12M60 42v12" className="stroke-border" strokeWidth="2" />
       </svg>
-      <span className="text-xs">{project.node_count === 0 ? "Empty canvas" : "No preview yet"}</span>
+      <span className="text-xs">Empty canvas</span>
     </div>
   );
 }

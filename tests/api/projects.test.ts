@@ -476,6 +476,47 @@ describe("DAG import", () => {
   });
 });
 
+describe("diagram preview", () => {
+  it("draws the current diagram as an SVG for its owner, with an ETag that changes with the diagram", async () => {
+    const a = await signUpWithKey(app);
+    const b = await signUpWithKey(app);
+    const p = await createProject(app, a.key, { template: "transformer-block" });
+    const url = `/api/v1/projects/${p.id}/preview`;
+
+    const first = await call(app, "GET", url, { key: a.key });
+    expect(first.status).toBe(200);
+    expect(first.res.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
+    expect(first.res.headers.get("content-security-policy")).toBe("default-src 'none'");
+    expect(first.res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(first.text).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(first.text).not.toMatch(/<script|on\w+=|href=/i);
+    const etag = first.res.headers.get("etag");
+    expect(etag).toMatch(/^W\/".+"$/);
+
+    // Unchanged: 304 with no body; changed: a new drawing and a new ETag.
+    const same = await call(app, "GET", url, { key: a.key, headers: { "If-None-Match": etag as string } });
+    expect(same.status).toBe(304);
+    expect(same.text).toBe("");
+    await call(app, "PUT", `/api/v1/projects/${p.id}`, { key: a.key, body: { graph: mlpGraph() } });
+    const changed = await call(app, "GET", url, { key: a.key, headers: { "If-None-Match": etag as string } });
+    expect(changed.status).toBe(200);
+    expect(changed.res.headers.get("etag")).not.toBe(etag);
+    expect(changed.text).not.toBe(first.text);
+
+    // Another account's project does not exist for the caller; a missing credential is 401.
+    expect((await call(app, "GET", url, { key: b.key })).status).toBe(404);
+    expect((await call(app, "GET", url)).status).toBe(401);
+  });
+
+  it("is an empty image for an empty diagram", async () => {
+    const { key } = await signUpWithKey(app);
+    const p = await createProject(app, key);
+    const r = await call(app, "GET", `/api/v1/projects/${p.id}/preview`, { key });
+    expect(r.status).toBe(200);
+    expect(r.text).not.toContain("<path");
+  });
+});
+
 describe("thumbnails", () => {
   it("stores a PNG detected from its bytes and streams it back", async () => {
     const { key } = await signUpWithKey(app);

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { graphPreviewSvg } from "../../editor/graph-preview-svg";
 import type { Db } from "../db/client";
 import { projects } from "../db/schema";
 import { DomainError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors";
@@ -86,4 +87,25 @@ export async function openThumbnail(db: Db, ownerId: string, projectId: string):
   const blob = await openBlob(parseBlobKey(project.thumbnailKey));
   if (!blob) throw new NotFoundError("Thumbnail");
   return { contentType: project.thumbnailMime, size: blob.size, stream: blob.stream };
+}
+
+/** Bumped when the drawing changes, so browsers do not keep an older rendering of the same diagram. */
+const PREVIEW_STYLE = 1;
+
+export interface DiagramPreview {
+  svg: string;
+  /** Changes whenever the diagram (or the drawing style) does. */
+  etag: string;
+}
+
+/**
+ * The diagram drawn by the server (lib/editor/graph-preview-svg): what the projects list shows for a
+ * project that has no uploaded thumbnail yet. An empty diagram is an empty image.
+ */
+export async function diagramPreview(db: Db, ownerId: string, projectId: string): Promise<DiagramPreview> {
+  const project = await findOwnedProject(db, ownerId, projectId);
+  return {
+    svg: graphPreviewSvg(project.graph),
+    etag: `W/"${PREVIEW_STYLE}-${project.updatedAt.getTime()}"`,
+  };
 }

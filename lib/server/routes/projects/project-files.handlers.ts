@@ -3,7 +3,12 @@ import type { Context } from "hono";
 import { BadRequestError, ValidationError } from "../../errors";
 import { currentUser } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
-import { openThumbnail, UnsupportedMediaTypeError, uploadThumbnail } from "../../services/project-thumbnails";
+import {
+  diagramPreview,
+  openThumbnail,
+  UnsupportedMediaTypeError,
+  uploadThumbnail,
+} from "../../services/project-thumbnails";
 import {
   type DagSource,
   importDagAsProject as importAsProject,
@@ -99,4 +104,18 @@ export const getProjectThumbnail: RouteHandler<typeof r.getProjectThumbnail, App
     "Cache-Control": "private, no-cache",
     "X-Content-Type-Options": "nosniff",
   });
+};
+
+export const getProjectPreview: RouteHandler<typeof r.getProjectPreview, AppEnv> = async (c) => {
+  const preview = await diagramPreview(c.get("db"), currentUser(c).id, c.req.valid("param").project_id);
+  const headers = {
+    ETag: preview.etag,
+    "Cache-Control": "private, no-cache",
+    // An image, never a document: nothing in it may run or load, even opened on its own.
+    "Content-Security-Policy": "default-src 'none'",
+    "X-Content-Type-Options": "nosniff",
+  };
+  const known = c.req.header("If-None-Match");
+  if (known?.split(",").some((tag) => tag.trim() === preview.etag)) return c.body(null, 304, headers);
+  return c.body(preview.svg, 200, { ...headers, "Content-Type": "image/svg+xml; charset=utf-8" });
 };

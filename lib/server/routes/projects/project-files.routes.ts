@@ -107,3 +107,26 @@ export const getProjectThumbnail = createRoute({
     ...errors(401, 403, 404),
   },
 });
+
+export const getProjectPreview = createRoute({
+  method: "get",
+  path: "/api/v1/projects/{project_id}/preview",
+  operationId: "getProjectPreview",
+  tags,
+  summary: "The diagram drawn as an SVG image",
+  description:
+    "Drawn by the server from the current diagram, for projects that have no uploaded thumbnail yet " +
+    "(made from a template, imported, or created through the API). An empty diagram is an empty image. " +
+    "Answers 304 when `If-None-Match` carries the current `ETag`.",
+  security: security([...userCreds]),
+  middleware: [credentials([...userCreds])],
+  request: { params: projectIdParams },
+  responses: {
+    200: {
+      description: "The SVG image",
+      content: { "image/svg+xml": { schema: z.string() } },
+    },
+    304: { description: "Not modified: the diagram has not changed since that ETag" },
+    ...errors(401, 403, 404),
+  },
+});
