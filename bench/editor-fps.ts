@@ -3,6 +3,7 @@
  *
  *   npx next build && npx next start -p 3200       (any running built server)
  *   BENCH_BASE_URL=http://localhost:3200 npx tsx bench/editor-fps.ts [sizes…]
+ *   BENCH_PROFILE=1 … also writes each drag's CPU profile to bench/out/*.cpuprofile
  *
  * Seeds a user and one project per size (default 500, 1,000 and 5,000 layers: lib/ml's syntheticGraph,
  * its chain wrapped into columns so that the whole diagram fits on screen at once: the worst case)
@@ -95,7 +96,19 @@ async function metrics(page: Page): Promise<Record<string, number>> {
 
 type Point = { x: number; y: number };
 
-async function measureDrag(page: Page, positions: readonly Point[]): Promise<Measure> {
+/** With BENCH_PROFILE=1, each drag's main-thread CPU profile goes to bench/out/ (open it in DevTools). */
+const PROFILE = process.env.BENCH_PROFILE === "1";
+
+async function saveProfile(page: Page, name: string): Promise<void> {
+  const cdp = sessions.get(page);
+  if (!cdp) return;
+  const { profile } = await cdp.send("Profiler.stop");
+  const { mkdir, writeFile } = await import("node:fs/promises");
+  await mkdir("bench/out", { recursive: true });
+  await writeFile(`bench/out/${name}.cpuprofile`, JSON.stringify(profile));
+}
+
+async function measureDrag(page: Page, positions: readonly Point[], name: string): Promise<Measure> {
   // The node nearest the middle of the canvas, found from the viewport transform and the positions
   // the bench laid out (big diagrams zoomed out are drawn on a canvas: there is no node element).
   const target = await page.evaluate((positions) => {
@@ -132,6 +145,11 @@ async function measureDrag(page: Page, positions: readonly Point[]): Promise<Mea
     page.evaluate(() => document.querySelector<HTMLElement>(".react-flow__viewport")?.style.transform);
   const transformBefore = await viewportTransform();
   const before = await metrics(page);
+  if (PROFILE) {
+    const cdp = sessions.get(page);
+    await cdp?.send("Profiler.enable");
+    await cdp?.send("Profiler.start");
+  }
   await page.mouse.move(target.x, target.y);
   await page.mouse.down();
   const start = Date.now();
@@ -143,6 +161,7 @@ async function measureDrag(page: Page, positions: readonly Point[]): Promise<Mea
   }
   await page.mouse.up();
   const after = await metrics(page);
+  if (PROFILE) await saveProfile(page, name);
   if ((await viewportTransform()) !== transformBefore)
     throw new Error("the drag missed the node: the canvas panned instead");
   const delta = (k: string) => (after[k] ?? 0) - (before[k] ?? 0);
@@ -235,7 +254,7 @@ async function main() {
     );
     const openMs = Date.now() - t0;
     await thumbnail; // the first-open preview, so it does not run during the measurement
-    const fitted = await measureDrag(page, positions);
+    const fitted = await measureDrag(page, positions, `editor-${size}-fitted`);
     const moved = [...positions];
     moved[fitted.target] = await assertMoved(cookie, id, fitted.target, positions[fitted.target]);
     // Zoom in to 100% around the middle, where people edit.
@@ -253,7 +272,7 @@ async function main() {
         .locator(".react-flow__viewport")
         .evaluate(() => new Promise((r) => requestAnimationFrame(r)));
     }
-    const zoomed = await measureDrag(page, moved);
+    const zoomed = await measureDrag(page, moved, `editor-${size}-zoomed`);
     await assertMoved(cookie, id, zoomed.target, moved[zoomed.target]);
     console.log(`${size} layers: editor open ${(openMs / 1000).toFixed(1)} s`);
     console.log(`  ${row("whole diagram in view", fitted)}`);

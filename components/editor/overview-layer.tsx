@@ -16,6 +16,7 @@ import {
   nodesInRect,
   type Rect,
 } from "@/lib/editor/node-geometry";
+import { type DragSplit, draggedPosition, moveDragged, splitForDrag } from "@/lib/editor/overview-drag";
 import { drawOverview, type OverviewNodeInfo, readOverviewPalette } from "@/lib/editor/overview-draw";
 import { layerCatalog } from "@/lib/ml";
 import { useAnalyze, useEditorStoreApi } from "./editor-store-context";
@@ -49,6 +50,8 @@ type Gesture =
       startScreen: { x: number; y: number };
       from: Map<string, { x: number; y: number }>;
       moved: boolean;
+      /** How far the pointer has moved the layers, in flow units (the store hears of it on release). */
+      offset: { x: number; y: number };
     }
   | { kind: "band"; start: { x: number; y: number }; rect: Rect; additive: boolean };
 
@@ -85,6 +88,15 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
     const ctx = canvas?.getContext("2d");
     if (!canvas || !ctx || !palette) return;
     let frame = 0;
+    // While layers are dragged: everything else, drawn once (see lib/editor/overview-drag).
+    let still: {
+      gesture: Gesture;
+      key: string;
+      nodes: readonly LayerFlowNode[];
+      edges: readonly ShapeFlowEdge[];
+      split: DragSplit;
+      picture: HTMLCanvasElement;
+    } | null = null;
     const draw = () => {
       frame = 0;
       const f = flow.getState();
@@ -102,6 +114,39 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
         canvas.height = Math.round(height * dpr);
       }
       const g = gesture.current;
+      const view = { ...screenTransform(f), width, height, pixelRatio: dpr };
+      if (g?.kind === "drag" && g.moved) {
+        const key = `${view.x} ${view.y} ${view.zoom} ${canvas.width} ${canvas.height}`;
+        if (
+          !still ||
+          still.gesture !== g ||
+          still.key !== key ||
+          still.nodes !== s.nodes ||
+          still.edges !== s.edges
+        ) {
+          const split = splitForDrag(s.nodes, s.edges, new Set(g.from.keys()));
+          const picture = still?.picture ?? document.createElement("canvas");
+          picture.width = canvas.width;
+          picture.height = canvas.height;
+          const pictureCtx = picture.getContext("2d");
+          if (pictureCtx) drawOverview(pictureCtx, { ...split.still, info }, view, palette);
+          still = { gesture: g, key, nodes: s.nodes, edges: s.edges, split, picture };
+        }
+        drawOverview(
+          ctx,
+          {
+            nodes: moveDragged(still.split, g.offset),
+            edges: still.split.movingEdges,
+            info,
+            nodeById: still.split.byId,
+            background: still.picture,
+          },
+          view,
+          palette,
+        );
+        return;
+      }
+      still = null;
       drawOverview(
         ctx,
         {
@@ -111,7 +156,7 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
           hoveredId: hoveredId.current,
           selectionRect: g?.kind === "band" ? g.rect : null,
         },
-        { ...screenTransform(f), width, height, pixelRatio: dpr },
+        view,
         palette,
       );
     };
@@ -180,21 +225,20 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
         duration: 350,
       });
 
-    const applyDrag = (dx: number, dy: number, dragging: boolean) => {
+    /** The drag's one store update, on release (frames in between only redraw the canvas). */
+    const commitDrag = (offset: { x: number; y: number }) => {
       const g = gesture.current;
       if (g?.kind !== "drag") return;
       store.getState().onNodesChange(
         [...g.from].map(([id, p]) => ({
           type: "position" as const,
           id,
-          position: { x: Math.round(p.x + dx), y: Math.round(p.y + dy) },
-          dragging,
+          position: draggedPosition(p, offset),
+          dragging: false,
         })),
       );
     };
 
-    let pending: { x: number; y: number } | null = null;
-    let moveFrame = 0;
     const onWindowMove = (e: PointerEvent) => {
       const g = gesture.current;
       if (!g) return;
@@ -210,13 +254,8 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
         store.getState().beginGesture();
         setHovered(null);
       }
-      // One store update per frame however fast the pointer reports.
-      pending = { x: p.x - g.start.x, y: p.y - g.start.y };
-      if (!moveFrame)
-        moveFrame = requestAnimationFrame(() => {
-          moveFrame = 0;
-          if (pending) applyDrag(pending.x, pending.y, true);
-        });
+      g.offset = { x: p.x - g.start.x, y: p.y - g.start.y };
+      redraw.current();
     };
     const onWindowUp = (e: PointerEvent) => {
       const g = gesture.current;
@@ -225,10 +264,8 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
       window.removeEventListener("pointercancel", onWindowUp);
       if (!g) return;
       if (g.kind === "drag" && g.moved) {
-        cancelAnimationFrame(moveFrame);
-        moveFrame = 0;
         const p = toFlow(e);
-        applyDrag(p.x - g.start.x, p.y - g.start.y, false);
+        commitDrag({ x: p.x - g.start.x, y: p.y - g.start.y });
         gesture.current = null;
         store.getState().endGesture();
       } else if (g.kind === "band") {
@@ -242,7 +279,6 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
           }),
         );
       } else gesture.current = null;
-      pending = null;
       redraw.current();
     };
 
@@ -277,6 +313,7 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
             startScreen: { x: e.clientX, y: e.clientY },
             from,
             moved: false,
+            offset: { x: 0, y: 0 },
           };
       }
       window.addEventListener("pointermove", onWindowMove);
@@ -370,7 +407,13 @@ export function OverviewLayer({ interactive }: { interactive: boolean }) {
       window.removeEventListener("pointermove", onWindowMove);
       window.removeEventListener("pointerup", onWindowUp);
       window.removeEventListener("pointercancel", onWindowUp);
-      cancelAnimationFrame(moveFrame);
+      // Leaving the overview mid-drag (zoomed in past it) keeps where the layers were taken.
+      const g = gesture.current;
+      if (g?.kind === "drag" && g.moved) {
+        commitDrag(g.offset);
+        store.getState().endGesture();
+      }
+      gesture.current = null;
       if (pane) pane.style.cursor = "";
     };
   }, [analyze, flow, interactive, setCenter, store]);

@@ -54,6 +54,13 @@ export interface OverviewScene {
   hoveredId?: string | null;
   /** A rubber-band selection in progress, in flow coordinates. */
   selectionRect?: Rect | null;
+  /**
+   * Drawing part of a diagram over a picture of the rest (a drag redraws only what moves):
+   * the picture, at the canvas's size in device pixels, put down first...
+   */
+  background?: CanvasImageSource;
+  /** ...and where edges find their ends when those are not all in `nodes`. */
+  nodeById?: ReadonlyMap<string, LayerFlowNode>;
 }
 
 /** Below this zoom nodes are solid category-coloured blocks (the way the minimap draws them). */
@@ -190,6 +197,10 @@ export function drawOverview(
   const { zoom, pixelRatio: dpr } = view;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, view.width, view.height);
+  if (scene.background) {
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(scene.background, 0, 0);
+  }
   ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * view.x, dpr * view.y);
 
   // What is on screen, in flow coordinates, with a node's size of margin.
@@ -199,8 +210,12 @@ export function drawOverview(
   const bottom = (view.height - view.y) / zoom + NODE_HEIGHT;
   const onScreen = (p: XYPosition) => p.x >= left && p.x <= right && p.y >= top && p.y <= bottom;
 
-  const byId = new Map<string, LayerFlowNode>();
-  for (const n of scene.nodes) byId.set(n.id, n);
+  let byId = scene.nodeById;
+  if (!byId) {
+    const own = new Map<string, LayerFlowNode>();
+    for (const n of scene.nodes) own.set(n.id, n);
+    byId = own;
+  }
   const px = 1 / zoom;
 
   // In a comparison, what did not change steps back so the few changes stand out among thousands.
