@@ -33,7 +33,7 @@ export const canvasClassName =
   "[&_.react-flow__attribution_a]:text-muted! [&_.react-flow__minimap]:rounded-md [&_.react-flow__minimap]:border [&_.react-flow__minimap]:border-border [&_.react-flow__controls]:rounded-md [&_.react-flow__controls]:overflow-hidden";
 
 /** Above this many nodes only what is on screen is rendered. */
-export const VIRTUALIZE_ABOVE = 300;
+export const VIRTUALIZE_ABOVE = 200;
 
 /** Drag-and-drop payload type from the palette. */
 export const LAYER_DRAG_MIME = "application/x-layerline-layer";

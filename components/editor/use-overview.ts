@@ -9,7 +9,7 @@ import { useZoomedOut } from "./use-zoomed-out";
  * Above this many layers, zooming out past readable detail switches to the overview: the diagram
  * drawn on one canvas instead of thousands of DOM nodes and SVG edges (bench/editor-fps.ts).
  */
-export const OVERVIEW_ABOVE = 500;
+export const OVERVIEW_ABOVE = 200;
 
 /** True while a big diagram is zoomed out far enough to be shown as the overview. */
 export function useOverviewActive(nodeCount: number): boolean {
