@@ -1,12 +1,16 @@
+import type { z } from "@hono/zod-openapi";
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
-import type { ArchitectureGraph, TrainingConfig } from "../../ml/graph-types";
 import type { Db } from "../db/client";
 import { projectShares, projects, users } from "../db/schema";
 import { NotFoundError } from "../errors";
 import { newId, randomBase62 } from "../ids";
+import type {
+  createdShareSchema,
+  sharedProjectSchema,
+  shareSchema,
+} from "../routes/projects/projects.schemas";
 import { hashSecret } from "../secrets";
 import {
-  type AnalysisSummary,
   analysisSummary,
   copyThumbnail,
   findOwnedProject,
@@ -18,31 +22,9 @@ import {
 /** 32 base62 characters ≈ 190 bits: not guessable, so the link itself is the credential. */
 const TOKEN_LENGTH = 32;
 
-export interface CreatedShareView {
-  id: string;
-  token: string;
-  url: string;
-  created_at: string;
-}
-
-export interface ShareView {
-  id: string;
-  active: boolean;
-  created_at: string;
-  revoked_at: string | null;
-  last_accessed_at: string | null;
-  access_count: number;
-}
-
-export interface SharedProjectView {
-  name: string;
-  description: string;
-  owner: { username: string; display_name: string | null };
-  graph: ArchitectureGraph;
-  training_config: TrainingConfig;
-  analysis: AnalysisSummary;
-  updated_at: string;
-}
+export type CreatedShareView = z.infer<typeof createdShareSchema>;
+export type ShareView = z.infer<typeof shareSchema>;
+export type SharedProjectView = z.infer<typeof sharedProjectSchema>;
 
 function toShareView(row: typeof projectShares.$inferSelect): ShareView {
   return {

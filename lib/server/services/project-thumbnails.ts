@@ -1,8 +1,10 @@
+import type { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { graphPreviewSvg } from "../../editor/graph-preview-svg";
 import type { Db } from "../db/client";
 import { projects } from "../db/schema";
 import { DomainError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors";
+import type { thumbnailSchema } from "../routes/projects/projects.schemas";
 import { type BlobRef, blobKey, deleteBlob, openBlob, parseBlobKey, putBlob } from "../storage/blob-store";
 import { findOwnedProject } from "./projects";
 
@@ -37,11 +39,7 @@ export function sniffImageType(bytes: Uint8Array): ThumbnailType | null {
   return null;
 }
 
-export interface ThumbnailView {
-  url: string;
-  content_type: ThumbnailType;
-  size: number;
-}
+export type ThumbnailView = z.infer<typeof thumbnailSchema>;
 
 function refFor(projectId: string): BlobRef {
   return { area: "thumbnails", id: projectId };

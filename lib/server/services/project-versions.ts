@@ -1,30 +1,23 @@
+import type { z } from "@hono/zod-openapi";
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import { type ConfigChange, diffConfig, diffGraphs, type ParamChange } from "../../ml/graph-diff";
-import type { ArchitectureGraph, GraphEdge, LayerNode, TrainingConfig } from "../../ml/graph-types";
+import { diffConfig, diffGraphs } from "../../ml/graph-diff";
+import type { ArchitectureGraph, TrainingConfig } from "../../ml/graph-types";
 import type { Db } from "../db/client";
 import { projects, projectVersions } from "../db/schema";
 import { NotFoundError } from "../errors";
 import { newId } from "../ids";
+import type {
+  versionComparisonSchema,
+  versionSchema,
+  versionSummarySchema,
+} from "../routes/projects/projects.schemas";
 import { findOwnedProject, type ProjectView, toProjectView } from "./projects";
 
 type VersionRow = typeof projectVersions.$inferSelect;
 
-export interface VersionSummaryView {
-  id: string;
-  project_id: string;
-  number: number;
-  message: string | null;
-  node_count: number;
-  edge_count: number;
-  is_current: boolean;
-  created_by: string | null;
-  created_at: string;
-}
-
-export interface VersionView extends VersionSummaryView {
-  graph: ArchitectureGraph;
-  training_config: TrainingConfig;
-}
+export type VersionSummaryView = z.infer<typeof versionSummarySchema>;
+export type VersionView = z.infer<typeof versionSchema>;
+export type VersionComparison = z.infer<typeof versionComparisonSchema>;
 
 function toSummary(row: VersionRow, currentVersionId: string | null): VersionSummaryView {
   return {
@@ -193,24 +186,6 @@ export async function restoreVersion(
     });
   });
   return { project: toProjectView(result.project), version: toView(result.version, result.version.id) };
-}
-
-export interface NodeChangeView {
-  id: string;
-  type_changed: boolean;
-  label_changed: boolean;
-  params: ParamChange[];
-  before: LayerNode;
-  after: LayerNode;
-}
-
-export interface VersionComparison {
-  from: VersionSummaryView;
-  to: VersionSummaryView;
-  has_changes: boolean;
-  nodes: { added: LayerNode[]; removed: LayerNode[]; changed: NodeChangeView[]; moved: string[] };
-  edges: { added: GraphEdge[]; removed: GraphEdge[] };
-  config: ConfigChange[];
 }
 
 /** What changed from version `fromId` to version `toId` (both of this project). */

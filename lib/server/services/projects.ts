@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import { and, asc, desc, eq, ilike, inArray, sql } from "drizzle-orm";
 import { type Dag, type DagError, parseDag, parseDagText } from "../../ml/dag-format";
 import { type ArchitectureGraph, DEFAULT_TRAINING_CONFIG, type TrainingConfig } from "../../ml/graph-types";
@@ -7,37 +8,21 @@ import type { Db } from "../db/client";
 import { projects } from "../db/schema";
 import { NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";
+import type {
+  analysisSummarySchema,
+  projectSchema,
+  projectSummarySchema,
+} from "../routes/projects/projects.schemas";
 import { blobKey, copyBlob, deleteBlob, parseBlobKey } from "../storage/blob-store";
 
 export type ProjectRow = typeof projects.$inferSelect;
 
 export const PROJECT_NAME_MAX = 120;
 
-export interface AnalysisSummary {
-  ok: boolean;
-  total_params: number;
-  total_flops: number;
-  issue_count: number;
-  error_count: number;
-  warning_count: number;
-}
-
-export interface ProjectSummaryView {
-  id: string;
-  name: string;
-  description: string;
-  node_count: number;
-  current_version_id: string | null;
-  thumbnail_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ProjectView extends ProjectSummaryView {
-  graph: ArchitectureGraph;
-  training_config: TrainingConfig;
-  analysis: AnalysisSummary;
-}
+// What the API returns: types inferred from the response schemas (their one definition).
+export type AnalysisSummary = z.infer<typeof analysisSummarySchema>;
+export type ProjectSummaryView = z.infer<typeof projectSummarySchema>;
+export type ProjectView = z.infer<typeof projectSchema>;
 
 export const EMPTY_GRAPH: ArchitectureGraph = { nodes: [], edges: [] };
 
