@@ -1,22 +1,18 @@
+import type { z } from "@hono/zod-openapi";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { apiKeys, apiKeyUsage, users } from "../db/schema";
 import { NotFoundError, PaymentRequiredError } from "../errors";
 import { newId } from "../ids";
 import { planOf } from "../plans";
+import type { apiKeySchema } from "../routes/account/account.routes";
 import { constantTimeEqual, hashSecret, newSecret } from "../secrets";
 import type { UserRow } from "./accounts";
 import { flushUsage } from "./usage-recorder";
 
 export const API_KEY_PREFIX = "lk_";
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+export type ApiKeyView = z.infer<typeof apiKeySchema>;
 
 function toView(k: typeof apiKeys.$inferSelect): ApiKeyView {
   return {

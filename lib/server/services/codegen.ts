@@ -5,6 +5,7 @@
  * configuration, and a task keeps its own snapshot of both.
  */
 import { Readable } from "node:stream";
+import type { z } from "@hono/zod-openapi";
 import yazl from "yazl";
 import {
   type CodegenIssue,
@@ -19,49 +20,23 @@ import type { ArchitectureGraph } from "../../ml/graph-types";
 import type { Db } from "../db/client";
 import { type FieldError, NotFoundError, ValidationError } from "../errors";
 import { enqueueJob, getJob, type Job, requestCancel } from "../jobs/queue";
+import type {
+  codegenIssueSchema,
+  generatedCodeSchema,
+  generatedFileSchema,
+  taskSchema,
+  validationSchema,
+} from "../routes/codegen/codegen.schemas";
 import { type CodegenResult, codegenJob } from "./codegen-job";
 import { findOwnedProject, type ProjectRow } from "./projects";
 
-export interface GeneratedFileView extends GeneratedFile {
-  /** UTF-8 bytes. */
-  size: number;
-}
-
-export interface GeneratedCode {
-  target: CodegenTarget;
-  files: GeneratedFileView[];
-  generated_at: string;
-}
-
+// What the API returns: inferred from the response schemas (their one definition).
+export type GeneratedFileView = z.infer<typeof generatedFileSchema>;
+export type GeneratedCode = z.infer<typeof generatedCodeSchema>;
 /** An issue as the API shows it (snake_case, absent fields as null). */
-export interface IssueView {
-  node_id: string | null;
-  port: number | null;
-  edge_id: string | null;
-  param: string | null;
-  code: string;
-  severity: "error" | "warning";
-  message: string;
-}
-
-export interface ValidationView {
-  target: CodegenTarget;
-  valid: boolean;
-  issues: IssueView[];
-}
-
-export interface CodegenTaskView {
-  task_id: string;
-  project_id: string;
-  target: CodegenTarget;
-  state: Job["state"];
-  progress: number;
-  files?: GeneratedFileView[];
-  generated_at?: string;
-  error: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
+export type IssueView = z.infer<typeof codegenIssueSchema>;
+export type ValidationView = z.infer<typeof validationSchema>;
+export type CodegenTaskView = z.infer<typeof taskSchema>;
 
 /** A 422 whose `errors` also say which node, port and rule each problem is about. */
 export class CodegenRejectedError extends ValidationError {

@@ -6,6 +6,7 @@ import { NotFoundError } from "../../errors";
 import { enqueueJob, getJob, type Job } from "../../jobs/queue";
 import { defineJobType } from "../../jobs/registry";
 import { ensureInProcessRunner } from "../../jobs/runner";
+import type { taskSchemaOut } from "../../routes/datasets/datasets.schemas";
 import type { Viewer } from "./access";
 import { fetchUrlToBlob, precheckUrl } from "./fetch-url";
 import { commitStoredFile, datasetBlobPath, refOfKey } from "./ingest";
@@ -99,18 +100,7 @@ const DATASET_JOB_TYPES = [fetchUrlJob.type, piiScanJob.type];
 
 // ---------------------------------------------------------------------------------------------------
 
-export interface DatasetTaskView {
-  id: string;
-  kind: "fetch_url" | "pii_scan";
-  state: Job["state"];
-  progress: number;
-  message: string | null;
-  dataset_id: string | null;
-  version_id: string | null;
-  error: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
+export type DatasetTaskView = z.infer<typeof taskSchemaOut>;
 
 export function toTaskView(job: Job): DatasetTaskView {
   const payload = (job.payload ?? {}) as Partial<Record<string, string>>;

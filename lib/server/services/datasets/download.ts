@@ -1,16 +1,17 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
+import type { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type DatasetFormat, datasets } from "../../db/schema";
 import { NotFoundError } from "../../errors";
+import type { metaSchema } from "../../routes/datasets/datasets.schemas";
 import { openBlob } from "../../storage/blob-store";
 import { currentVersionOf, readableDataset, type Viewer, versionOf } from "./access";
 import { builtinPath, builtinVersionData, builtinVersionId, findBuiltin, isBuiltinId } from "./builtin";
 import { datasetView } from "./datasets";
 import { refOfKey } from "./ingest";
 import { consumeDownloadLink, mintDownloadLink, type SignedLinkParams } from "./signed-links";
-import type { DatasetView } from "./views";
 
 /** GET /meta (with a fresh signed link) and GET /download (with a credential or that link). */
 
@@ -31,13 +32,7 @@ export interface DatasetFile {
   contentHash: string;
 }
 
-export interface DatasetMeta extends DatasetView {
-  version_id: string;
-  file_name: string;
-  content_hash: string;
-  download_url: string;
-  download_expires_at: string;
-}
+export type DatasetMeta = z.infer<typeof metaSchema>;
 
 async function resolveVersion(db: Db, viewer: Viewer, datasetId: string, versionId?: string) {
   const ref = await readableDataset(db, viewer, datasetId);

@@ -1,8 +1,10 @@
+import type { z } from "@hono/zod-openapi";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { datasets } from "../../db/schema";
 import { PayloadTooLargeError, PaymentRequiredError } from "../../errors";
 import { planOf } from "../../plans";
+import type { quotaSchema } from "../../routes/datasets/datasets.schemas";
 
 /**
  * Size limits of dataset files (contract §7, §8): 413 above the overall cap (500 MB), 402 when the
@@ -45,12 +47,7 @@ export async function storageUsedBytes(db: Pick<Db, "select">, userId: string): 
   return Number(row?.used ?? 0);
 }
 
-export interface QuotaView {
-  used_bytes: number;
-  limit_bytes: number;
-  per_file_limit_bytes: number;
-  remaining_bytes: number;
-}
+export type QuotaView = z.infer<typeof quotaSchema>;
 
 export async function storageQuota(db: Db, user: { id: string; plan: string }): Promise<QuotaView> {
   const used = await storageUsedBytes(db, user.id);

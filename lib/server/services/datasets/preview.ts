@@ -1,13 +1,14 @@
+import type { z } from "@hono/zod-openapi";
 import sharp from "sharp";
 import type { Db } from "../../db/client";
-import type { DatasetFormat } from "../../db/schema";
 import { NotFoundError } from "../../errors";
+import type { previewSchema } from "../../routes/datasets/datasets.schemas";
 import { currentVersionOf, readableDataset, type Viewer, versionOf } from "./access";
 import { type BuiltinImageLayout, builtinPath, builtinVersionData, builtinVersionId } from "./builtin";
 import { sourceSql, type TableFormat, toJsonValue, withDuckDb } from "./duckdb";
 import { datasetBlobPath, refOfKey } from "./ingest";
 import { readLines } from "./profile-text";
-import type { DatasetProfile, DatasetSchemaInfo, ImageSample, SchemaColumn } from "./types";
+import type { DatasetProfile, DatasetSchemaInfo, ImageSample } from "./types";
 
 /**
  * GET /datasets/{id}/preview: the first rows of a version (read directly from the file, cheap even
@@ -20,16 +21,7 @@ export interface PreviewImage extends ImageSample {
   row: number;
 }
 
-export interface PreviewView {
-  dataset_id: string;
-  version_id: string;
-  format: DatasetFormat;
-  columns: SchemaColumn[];
-  rows: Record<string, unknown>[];
-  row_count: number;
-  profile: DatasetProfile;
-  images: PreviewImage[];
-}
+export type PreviewView = z.infer<typeof previewSchema>;
 
 async function tableRows(
   file: string,

@@ -1,19 +1,18 @@
+import type { z } from "@hono/zod-openapi";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { projectDatasets } from "../../db/schema";
 import { NotFoundError } from "../../errors";
+import type { linkedDatasetSchema } from "../../routes/datasets/datasets.schemas";
 import { findOwnedProject } from "../projects";
 import { readableDataset, type Viewer } from "./access";
 import { datasetView } from "./datasets";
-import type { DatasetView } from "./views";
 
 /**
  * Datasets linked to a project (contract §4.2): the project must be the caller's, the dataset one the
  * caller can read (their own, a public one, or a built-in). Linking twice is harmless.
  */
-export interface LinkedDatasetView extends DatasetView {
-  linked_at: string;
-}
+export type LinkedDatasetView = z.infer<typeof linkedDatasetSchema>;
 
 export async function linkDataset(
   db: Db,

@@ -1,7 +1,8 @@
+import type { z } from "@hono/zod-openapi";
 import yauzl from "yauzl";
 import type { Db } from "../../db/client";
-import type { DatasetFormat } from "../../db/schema";
 import { NotFoundError, ValidationError } from "../../errors";
+import type { rowsPageSchema } from "../../routes/datasets/datasets.schemas";
 import { currentVersionOf, readableDataset, type Viewer, versionOf } from "./access";
 import { builtinPath, builtinVersionData, builtinVersionId } from "./builtin";
 import { cellValue, ident, lit, safeEngineMessage, sourceSql, type TableSource, withDuckDb } from "./duckdb";
@@ -31,20 +32,7 @@ export interface RowsQuery {
   version_id?: string;
 }
 
-export interface RowsPageView {
-  dataset_id: string;
-  version_id: string;
-  format: DatasetFormat;
-  /** The columns of each row, in order. */
-  columns: SchemaColumn[];
-  offset: number;
-  limit: number;
-  /** Rows in the version. */
-  total: number;
-  /** The offset of the next page, or null after the last row. */
-  next_offset: number | null;
-  rows: unknown[][];
-}
+export type RowsPageView = z.infer<typeof rowsPageSchema>;
 
 interface ResolvedVersion {
   datasetId: string;

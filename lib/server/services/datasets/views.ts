@@ -1,63 +1,22 @@
-import type { DatasetFormat, DatasetVisibility } from "../../db/schema";
+import type { z } from "@hono/zod-openapi";
+import type {
+  datasetSchema,
+  splitsSummarySchema,
+  versionSchema,
+} from "../../routes/datasets/datasets.schemas";
 import type { DatasetRow, VersionRow } from "./access";
 import {
   BUILTIN_CREATED_AT,
   type BuiltinDataset,
-  type BuiltinImageLayout,
   type BuiltinVersionData,
   builtinVersionId,
 } from "./builtin";
-import type { ColumnRole, DatasetProfile, DatasetSchemaInfo, PiiReport, SchemaColumn } from "./types";
+import type { DatasetSchemaInfo } from "./types";
 
-/** API representations of datasets and versions (snake_case, ISO timestamps). */
-export interface DatasetView {
-  id: string;
-  name: string;
-  description: string;
-  builtin: boolean;
-  /** True when the caller cannot change it (built-ins, other users' public datasets). */
-  read_only: boolean;
-  owner: { id: string; username: string } | null;
-  visibility: DatasetVisibility;
-  format: DatasetFormat;
-  task: string | null;
-  roles: Record<string, ColumnRole>;
-  size_bytes: number;
-  row_count: number | null;
-  columns: SchemaColumn[];
-  current_version_id: string | null;
-  version_count: number;
-  license: string | null;
-  source: string | null;
-  image_layout: BuiltinImageLayout | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface SplitsSummary {
-  kind: "explicit";
-  train: number;
-  validation: number;
-  test: number;
-  created_at: string;
-}
-
-export interface VersionView {
-  id: string;
-  dataset_id: string;
-  number: number;
-  is_current: boolean;
-  file_name: string;
-  content_hash: string;
-  size_bytes: number;
-  row_count: number | null;
-  schema: DatasetSchemaInfo;
-  profile?: DatasetProfile;
-  pii_report: PiiReport | null;
-  splits: SplitsSummary | null;
-  created_by: { id: string; username: string } | null;
-  created_at: string;
-}
+/** API representations of datasets and versions: inferred from their response schemas. */
+export type DatasetView = z.infer<typeof datasetSchema>;
+export type SplitsSummary = z.infer<typeof splitsSummarySchema>;
+export type VersionView = z.infer<typeof versionSchema>;
 
 export function storedDatasetView(
   row: DatasetRow,
