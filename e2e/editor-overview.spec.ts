@@ -157,6 +157,8 @@ test("a 1,200-layer diagram zoomed out is an overview you can select, drag, box-
   await page.keyboard.press("Enter");
   await expect(overview).toBeHidden();
   await expect(page.locator(`[data-testid=layer-node][data-node-id="${reached.id}"]`)).toBeVisible();
+  // Zoomed in, the minimap still shows all 1,200 layers, drawn on its canvas.
+  await expect(page.getByTestId("overview-minimap")).toBeVisible();
   await expectAccessible(page);
 
   // Fit view goes back to the overview; double-click zooms into a layer: the full nodes are back.

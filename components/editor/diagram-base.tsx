@@ -37,7 +37,12 @@ function minimapColor(node: LayerFlowNode): string {
  * big diagram), fitted once on open (hidden until then, so there is no jump from 100%), with only
  * what is on screen rendered above VIRTUALIZE_ABOVE layers.
  */
-export function useDiagramBase(fitViewOptions: FitViewOptions): { overview: boolean; props: BaseFlowProps } {
+export function useDiagramBase(fitViewOptions: FitViewOptions): {
+  overview: boolean;
+  /** More layers than are rendered at once: the minimap is drawn on a canvas too. */
+  big: boolean;
+  props: BaseFlowProps;
+} {
   const nodes = useEditorStore((s) => s.nodes);
   const edges = useEditorStore((s) => s.edges);
   const overview = useOverviewActive(nodes.length);
@@ -49,6 +54,7 @@ export function useDiagramBase(fitViewOptions: FitViewOptions): { overview: bool
   const [defaultViewport] = useState(() => ({ x: 0, y: 0, zoom: nodes.length > VIRTUALIZE_ABOVE ? 0.1 : 1 }));
   return {
     overview,
+    big: nodes.length > VIRTUALIZE_ABOVE,
     props: {
       nodes: flow.nodes,
       edges: flow.edges,
@@ -64,22 +70,28 @@ export function useDiagramBase(fitViewOptions: FitViewOptions): { overview: bool
   };
 }
 
-/** The background, the overview when it is active, and the matching minimap. */
+/**
+ * The background, the overview when it is active, and the minimap: drawn on a canvas for big
+ * diagrams (React Flow's own is an SVG element per layer, repainted as a layer is dragged).
+ */
 export function DiagramLayers({
   overview,
+  big,
   interactive,
   minimap = true,
 }: {
   overview: boolean;
+  big: boolean;
   interactive: boolean;
   minimap?: boolean;
 }) {
+  const canvasMinimap = overview || big;
   return (
     <>
       <CanvasBackground />
       {overview ? <OverviewLayer interactive={interactive} /> : null}
-      {minimap && overview ? <OverviewMinimap /> : null}
-      {minimap && !overview ? (
+      {minimap && canvasMinimap ? <OverviewMinimap /> : null}
+      {minimap && !canvasMinimap ? (
         <MiniMap<LayerFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
       ) : null}
     </>

@@ -24,7 +24,7 @@ export function EditorCanvas() {
   const endGesture = useEditorStore((s) => s.endGesture);
   const addLayer = useEditorStore((s) => s.addLayer);
   const { screenToFlowPosition } = useReactFlow();
-  const { overview, props } = useDiagramBase(fitViewOptions);
+  const { overview, big, props } = useDiagramBase(fitViewOptions);
 
   const isValidConnection = useCallback(
     (c: Connection | Edge) => {
@@ -73,7 +73,7 @@ export function EditorCanvas() {
       proOptions={proOptions}
       aria-label="Architecture diagram"
     >
-      <DiagramLayers overview={overview} interactive />
+      <DiagramLayers overview={overview} big={big} interactive />
       <Controls showInteractive={false} showFitView={false} />
     </ReactFlow>
   );

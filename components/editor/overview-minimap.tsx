@@ -12,6 +12,8 @@ import { useThemePalette } from "./use-theme-palette";
 const WIDTH = 200;
 const HEIGHT = 150;
 const PADDING = 6;
+/** Layers moving (a drag) redraw the minimap at most this often: at its scale a drag is a few pixels. */
+const NODES_REDRAW_MS = 100;
 
 function union(a: Rect, b: Rect): Rect {
   const x = Math.min(a.x, b.x);
@@ -45,8 +47,11 @@ export function OverviewMinimap() {
     const ctx = canvas?.getContext("2d");
     if (!canvas || !ctx || !palette) return;
     let frame = 0;
+    let later = 0;
+    let drawnAt = 0;
     const draw = () => {
       frame = 0;
+      drawnAt = performance.now();
       const f = flow.getState();
       const [tx, ty, zoom] = f.transform;
       const view = { x: -tx / zoom, y: -ty / zoom, width: f.width / zoom, height: f.height / zoom };
@@ -88,11 +93,19 @@ export function OverviewMinimap() {
         schedule();
     });
     const offStore = store.subscribe((next, prev) => {
-      if (next.nodes !== prev.nodes) schedule();
+      if (next.nodes === prev.nodes || frame || later) return;
+      const wait = NODES_REDRAW_MS - (performance.now() - drawnAt);
+      if (wait <= 0) schedule();
+      else
+        later = window.setTimeout(() => {
+          later = 0;
+          schedule();
+        }, wait);
     });
     schedule();
     return () => {
       cancelAnimationFrame(frame);
+      clearTimeout(later);
       offFlow();
       offStore();
     };

@@ -11,7 +11,7 @@ const fitViewOptions = { maxZoom: 1, padding: 0.15, includeHiddenNodes: true };
 
 function ReadOnlyFlow({ label, minimap }: { label: string; minimap: boolean }) {
   const onNodesChange = useEditorStore((s) => s.onNodesChange);
-  const { overview, props } = useDiagramBase(fitViewOptions);
+  const { overview, big, props } = useDiagramBase(fitViewOptions);
   return (
     <ReactFlow<LayerFlowNode, ShapeFlowEdge>
       {...props}
@@ -23,7 +23,7 @@ function ReadOnlyFlow({ label, minimap }: { label: string; minimap: boolean }) {
       edgesFocusable={false}
       aria-label={label}
     >
-      <DiagramLayers overview={overview} interactive={false} minimap={minimap} />
+      <DiagramLayers overview={overview} big={big} interactive={false} minimap={minimap} />
       <Controls showInteractive={false} />
     </ReactFlow>
   );
