@@ -1,7 +1,7 @@
 "use client";
 
 import { useReactFlow } from "@xyflow/react";
-import { Keyboard, Maximize, Redo2, Save, Share2, Undo2, Workflow } from "lucide-react";
+import { FileDown, FileUp, Keyboard, Maximize, Redo2, Save, Share2, Undo2, Workflow } from "lucide-react";
 import type { ReactNode } from "react";
 import { ProjectTabs } from "@/components/code/project-tabs";
 import { ProjectsCrumb } from "@/components/projects/projects-crumb";
@@ -48,6 +48,8 @@ export function EditorToolbar({
   onShare,
   onSaveVersion,
   onHelp,
+  onExportDag,
+  onReplaceFromDag,
 }: {
   projectId: string;
   name: string;
@@ -56,6 +58,8 @@ export function EditorToolbar({
   onShare: () => void;
   onSaveVersion: () => void;
   onHelp: () => void;
+  onExportDag: () => void;
+  onReplaceFromDag: () => void;
 }) {
   const canUndo = useEditorStore((s) => s.history.past.length > 0);
   const canRedo = useEditorStore((s) => s.history.future.length > 0);
@@ -93,6 +97,13 @@ export function EditorToolbar({
           disabled={empty}
         >
           <Maximize aria-hidden className="h-4 w-4" />
+        </IconButton>
+        <span aria-hidden className="mx-1 h-5 w-px bg-border" />
+        <IconButton label="Export DAG file" onClick={onExportDag}>
+          <FileDown aria-hidden className="h-4 w-4" />
+        </IconButton>
+        <IconButton label="Replace from DAG file" onClick={onReplaceFromDag}>
+          <FileUp aria-hidden className="h-4 w-4" />
         </IconButton>
         <IconButton label="Keyboard shortcuts" shortcut="?" onClick={onHelp}>
           <Keyboard aria-hidden className="h-4 w-4" />

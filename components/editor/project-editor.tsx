@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { ReactFlowProvider, useNodesInitialized, useStoreApi } from "@xyflow/react";
+import { ReactFlowProvider, useNodesInitialized, useReactFlow, useStoreApi } from "@xyflow/react";
 import { MousePointerSquareDashed } from "lucide-react";
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -16,18 +16,20 @@ import { EditorStoreProvider, useEditorStore } from "./editor-store-context";
 import { EditorToolbar } from "./editor-toolbar";
 import { Inspector } from "./inspector";
 import { Palette } from "./palette";
+import { ReplaceFromDagDialog } from "./replace-from-dag-dialog";
 import { SaveVersionDialog } from "./save-version-dialog";
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { SidePanel } from "./side-panel";
 import { StatusBar } from "./status-bar";
 import { TrainingForm } from "./training-form";
 import { useAutosave } from "./use-autosave";
+import { useExportDag, useReplaceFromDag } from "./use-dag-file";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { useFocusNode } from "./use-focus-node";
 import { useThumbnailUpload } from "./use-thumbnail";
 import { useUnsavedGuard } from "./use-unsaved-guard";
 
-type Dialog = "save" | "share" | "help" | null;
+type Dialog = "save" | "share" | "help" | "import" | null;
 
 /** A short message over the canvas: news ("Saved version 2") or why something did not happen. */
 type Notice = { text: string; tone: "ok" | "warn" };
@@ -87,6 +89,9 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const autosave = useAutosave(projectId);
   const restore = useRestoreVersion(projectId, autosave);
+  const exportDag = useExportDag(project.name);
+  const replaceFromDag = useReplaceFromDag(projectId, autosave);
+  const { fitView } = useReactFlow();
   const uploadThumbnail = useThumbnailUpload(projectId);
   useUnsavedGuard(autosave.isDirty, autosave.flush);
   const openSave = useCallback(() => setDialog("save"), []);
@@ -134,6 +139,8 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
         onShare={() => setDialog("share")}
         onSaveVersion={openSave}
         onHelp={() => setDialog("help")}
+        onExportDag={exportDag}
+        onReplaceFromDag={() => setDialog("import")}
       />
       <div className="flex min-h-0 flex-1">
         <Palette />
@@ -187,6 +194,20 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
       />
       <ShareDialog projectId={projectId} open={dialog === "share"} onClose={() => setDialog(null)} />
       <ShortcutsDialog open={dialog === "help"} onClose={() => setDialog(null)} />
+      <ReplaceFromDagDialog
+        open={dialog === "import"}
+        onClose={() => setDialog(null)}
+        replace={async (file) => {
+          const updated = await replaceFromDag(file);
+          requestAnimationFrame(() => {
+            fitView({ duration: 300, maxZoom: 1, padding: 0.15, includeHiddenNodes: true });
+          });
+          setNotice({
+            text: `Replaced with ${updated.node_count.toLocaleString("en-US")} layers from ${file.name}`,
+            tone: "ok",
+          });
+        }}
+      />
     </div>
   );
 }

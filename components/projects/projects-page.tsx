@@ -1,13 +1,14 @@
 "use client";
 
 import { keepPreviousData } from "@tanstack/react-query";
-import { ChevronLeft, ChevronRight, FolderKanban, Plus, Search, Trash2, X } from "lucide-react";
+import { ChevronLeft, ChevronRight, FileUp, FolderKanban, Plus, Search, Trash2, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { $api } from "@/lib/api/client";
 import { DeleteProjectsDialog } from "./delete-projects-dialog";
+import { ImportDagDialog } from "./import-dag-dialog";
 import { NewProjectDialog } from "./new-project-dialog";
 import { ProjectCard } from "./project-card";
 
@@ -32,6 +33,7 @@ export function ProjectsPage() {
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
   const [toDelete, setToDelete] = useState<{ id: string; name: string }[]>([]);
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
   const searchId = useId();
   const sortId = useId();
 
@@ -58,10 +60,15 @@ export function ProjectsPage() {
       return next;
     });
   const allOnPage = items.length > 0 && items.every((p) => selected.has(p.id));
-  const newButton = (
-    <Button onClick={() => setCreating(true)}>
-      <Plus aria-hidden className="h-4 w-4" /> New project
-    </Button>
+  const newButtons = (
+    <div className="flex gap-2">
+      <Button variant="secondary" onClick={() => setImporting(true)}>
+        <FileUp aria-hidden className="h-4 w-4" /> Import DAG
+      </Button>
+      <Button onClick={() => setCreating(true)}>
+        <Plus aria-hidden className="h-4 w-4" /> New project
+      </Button>
+    </div>
   );
 
   return (
@@ -69,13 +76,14 @@ export function ProjectsPage() {
       <PageHeader
         title="Projects"
         description="Architectures you design as diagrams, with their versions and share links."
-        actions={isNewUser ? undefined : newButton}
+        actions={isNewUser ? undefined : newButtons}
       />
 
       {isNewUser ? (
-        <EmptyState icon={FolderKanban} title="No projects yet" action={newButton}>
+        <EmptyState icon={FolderKanban} title="No projects yet" action={newButtons}>
           Create a project from a template (an MLP, a CNN for images, an LSTM or a transformer block) or start
-          from a blank canvas, then shape it layer by layer while Layerline checks every tensor shape.
+          from a blank canvas (or import a DAG file), then shape it layer by layer while Layerline checks
+          every tensor shape.
         </EmptyState>
       ) : (
         <>
@@ -210,6 +218,7 @@ export function ProjectsPage() {
       )}
 
       <NewProjectDialog open={creating} onClose={() => setCreating(false)} />
+      <ImportDagDialog open={importing} onClose={() => setImporting(false)} />
       <DeleteProjectsDialog
         projects={toDelete}
         onClose={() => setToDelete([])}

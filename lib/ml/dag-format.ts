@@ -24,6 +24,9 @@ import { layerCatalog, resolveParams } from "./layer-catalog";
 
 export const DAG_FORMAT = "layerline.dag/v1";
 
+/** The largest DAG file the API takes (JSON text: 10 MB holds many thousands of layers). */
+export const DAG_MAX_BYTES = 10 * 1024 * 1024;
+
 const dagNodeSchema = z.object({
   id: z.string().min(1),
   type: z.string().min(1),

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { DAG_MAX_BYTES } from "../../../ml/dag-format";
 import { credentials } from "../../http/credentials";
 import { errors, jsonContent, security } from "../../http/openapi";
 import { problemResponse } from "../../http/problem";
@@ -18,8 +19,6 @@ import {
 const tags = ["Projects"];
 const userCreds = ["api_key", "session"] as const;
 
-/** A DAG file is JSON text; 10 MB holds many thousands of layers. */
-export const MAX_DAG_BYTES = 10 * 1024 * 1024;
 /** Multipart framing around the file. */
 const FORM_OVERHEAD = 64 * 1024;
 
@@ -38,7 +37,7 @@ const dagBody = {
 
 const dagMiddleware = [
   credentials([...userCreds]),
-  limitBody(MAX_DAG_BYTES + FORM_OVERHEAD, "A DAG file can be at most 10 MB."),
+  limitBody(DAG_MAX_BYTES + FORM_OVERHEAD, "A DAG file can be at most 10 MB."),
 ];
 
 export const importDagAsProject = createRoute({
