@@ -53,8 +53,14 @@ export async function savedGraph(
   return (await apiJson(context.request, baseURL, "GET", `/api/v1/projects/${id}`)).graph;
 }
 
-/** Fails on serious or critical accessibility violations. */
+/** Colours fade on state changes: freeze transitions so a check or a shot never sees one halfway. */
+async function freezeTransitions(page: Page) {
+  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
+}
+
+/** Fails on serious or critical accessibility violations (measured with transitions settled). */
 export async function expectAccessible(page: Page) {
+  await freezeTransitions(page);
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(
@@ -64,8 +70,7 @@ export async function expectAccessible(page: Page) {
 
 /** Screenshots for people to look at (not compared): e2e/.screens/<name>-<theme>.png */
 export async function screenshotBothThemes(page: Page, name: string) {
-  // Colours fade on theme change: freeze transitions so the dark shot is not taken mid-fade.
-  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
+  await freezeTransitions(page);
   for (const theme of ["light", "dark"] as const) {
     await page.evaluate((t) => {
       document.documentElement.classList.toggle("dark", t === "dark");

@@ -1,6 +1,7 @@
 "use client";
 
-import { GitCompareArrows, History, RotateCcw } from "lucide-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { GitCompareArrows, History, RotateCcw, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
@@ -13,7 +14,10 @@ import { formatRelativeTime } from "@/lib/editor/format";
 
 type Version = Schemas["ProjectVersionSummary"];
 
-/** The project's history: pick two versions to compare, or restore one (after confirming). */
+/** Versions fetched at a time; older ones come with "Show older versions". */
+const PAGE_SIZE = 50;
+
+/** The project's history: pick two versions to compare, restore one (after confirming) or delete one. */
 export function VersionsPanel({
   projectId,
   onRestore,
@@ -27,25 +31,48 @@ export function VersionsPanel({
   restoreError: unknown;
   onSaveVersion: () => void;
 }) {
-  const versions = $api.useQuery("get", "/api/v1/projects/{project_id}/versions", {
-    params: { path: { project_id: projectId }, query: { limit: 100 } },
-  });
+  const versions = $api.useInfiniteQuery(
+    "get",
+    "/api/v1/projects/{project_id}/versions",
+    { params: { path: { project_id: projectId }, query: { limit: PAGE_SIZE } } },
+    {
+      pageParamName: "page",
+      initialPageParam: 1,
+      getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+    },
+  );
   const [picked, setPicked] = useState<string[]>([]);
   const [confirm, setConfirm] = useState<Version | null>(null);
-  const items = versions.data?.items ?? [];
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const remove = $api.useMutation("delete", "/api/v1/projects/{project_id}/versions/{version_id}", {
+    onSuccess: (_, { params }) => {
+      setDeleting(null);
+      setPicked((p) => p.filter((id) => id !== params.path.version_id));
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects/{project_id}/versions"] }),
+        queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects"] }),
+      ]);
+    },
+  });
+  const items = versions.data?.pages.flatMap((p) => p.items) ?? [];
+  const total = versions.data?.pages[0]?.total ?? 0;
 
   const toggle = (id: string) =>
     setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-2)));
   const pair = items.filter((v) => picked.includes(v.id)).sort((a, b) => a.number - b.number);
   const compareHref =
     pair.length === 2 ? `/projects/${projectId}/compare?from=${pair[0].id}&to=${pair[1].id}` : null;
-  const error = restoreError instanceof ApiError ? restoreError : null;
+  const error =
+    restoreError instanceof ApiError ? restoreError : remove.error instanceof ApiError ? remove.error : null;
 
   return (
     <div className="space-y-4">
       <div>
         <h2 className="text-base font-semibold">Versions</h2>
-        <p className="text-xs text-muted">Pick two versions to compare them, or restore an earlier one.</p>
+        <p className="text-xs text-muted">
+          Pick two versions to compare them, restore an earlier one, or delete one you no longer need.
+        </p>
       </div>
       {compareHref ? (
         <Link href={compareHref} className={buttonClass("primary", "sm", "w-full")}>
@@ -106,24 +133,73 @@ export function VersionsPanel({
                     <p className={cn("mt-0.5 text-sm break-words", !v.message && "text-muted italic")}>
                       {v.message || "No message"}
                     </p>
-                    <div className="mt-1 flex items-center justify-between">
-                      <span className="text-xs text-muted">
+                    <div className="mt-1 flex items-center justify-between gap-2">
+                      <span className="min-w-0 text-xs text-muted">
                         {v.node_count} layers · {v.edge_count} connections
                       </span>
-                      <button
-                        type="button"
-                        onClick={() => setConfirm(v)}
-                        className="inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-xs font-medium text-accent hover:bg-accent-soft"
-                        aria-label={`Restore version ${v.number}`}
-                      >
-                        <RotateCcw aria-hidden className="h-3 w-3" /> Restore
-                      </button>
+                      {deleting === v.id ? (
+                        <span className="inline-flex shrink-0 items-center gap-1">
+                          <button
+                            type="button"
+                            disabled={remove.isPending}
+                            onClick={() =>
+                              remove.mutate({ params: { path: { project_id: projectId, version_id: v.id } } })
+                            }
+                            aria-label={`Delete v${v.number}`}
+                            className="whitespace-nowrap rounded bg-danger px-1.5 py-0.5 text-xs font-medium text-white hover:opacity-90 disabled:opacity-50 dark:text-bg"
+                          >
+                            {remove.isPending ? "Deleting…" : "Delete"}
+                          </button>
+                          <button
+                            type="button"
+                            onClick={() => setDeleting(null)}
+                            className="rounded px-1.5 py-0.5 text-xs font-medium text-muted hover:bg-panel-2"
+                          >
+                            Cancel
+                          </button>
+                        </span>
+                      ) : (
+                        <span className="inline-flex shrink-0 items-center">
+                          <button
+                            type="button"
+                            onClick={() => setConfirm(v)}
+                            className="inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-xs font-medium text-accent hover:bg-accent-soft"
+                            aria-label={`Restore version ${v.number}`}
+                          >
+                            <RotateCcw aria-hidden className="h-3 w-3" /> Restore
+                          </button>
+                          <button
+                            type="button"
+                            onClick={() => setDeleting(v.id)}
+                            title={`Delete version ${v.number}`}
+                            className="inline-flex h-6 w-6 items-center justify-center rounded text-muted hover:bg-danger-soft hover:text-danger"
+                            aria-label={`Delete version ${v.number}`}
+                          >
+                            <Trash2 aria-hidden className="h-3 w-3" />
+                          </button>
+                        </span>
+                      )}
                     </div>
                   </div>
                 </div>
               </li>
             );
           })}
+          {versions.hasNextPage ? (
+            <li>
+              <Button
+                size="sm"
+                variant="secondary"
+                className="w-full"
+                disabled={versions.isFetchingNextPage}
+                onClick={() => versions.fetchNextPage()}
+              >
+                {versions.isFetchingNextPage
+                  ? "Loading…"
+                  : `Show older versions (${(total - items.length).toLocaleString("en-US")} more)`}
+              </Button>
+            </li>
+          ) : null}
         </ol>
       )}
 
