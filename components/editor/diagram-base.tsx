@@ -45,11 +45,11 @@ export function useDiagramBase(fitViewOptions: FitViewOptions): {
 } {
   const nodes = useEditorStore((s) => s.nodes);
   const edges = useEditorStore((s) => s.edges);
-  const overview = useOverviewActive(nodes.length);
-  const flow = useFlowElements(nodes, edges, overview);
   // Fit what the diagram opened with; a blank canvas stays at 100% while layers are dropped in.
   const [fitOnOpen] = useState(() => nodes.length > 0);
   const ready = useFitOnOpen(fitOnOpen, fitViewOptions);
+  const overview = useOverviewActive(nodes.length, !ready);
+  const flow = useFlowElements(nodes, edges, overview);
   // Big diagrams open zoomed out, so the first render is the light one (the overview).
   const [defaultViewport] = useState(() => ({ x: 0, y: 0, zoom: nodes.length > VIRTUALIZE_ABOVE ? 0.1 : 1 }));
   return {

@@ -11,10 +11,14 @@ import { useZoomedOut } from "./use-zoomed-out";
  */
 export const OVERVIEW_ABOVE = 200;
 
-/** True while a big diagram is zoomed out far enough to be shown as the overview. */
-export function useOverviewActive(nodeCount: number): boolean {
+/**
+ * True while a big diagram is zoomed out far enough to be shown as the overview, and while it opens
+ * (until it is fitted into view the zoom is React Flow's initial 100%: rendering thousands of layer
+ * nodes for that moment, only to drop them when the fit zooms out, cost seconds).
+ */
+export function useOverviewActive(nodeCount: number, opening: boolean): boolean {
   const zoomedOut = useZoomedOut();
-  return nodeCount > OVERVIEW_ABOVE && zoomedOut;
+  return nodeCount > OVERVIEW_ABOVE && (zoomedOut || opening);
 }
 
 const NO_EDGES: ShapeFlowEdge[] = [];
