@@ -3,7 +3,11 @@ import { apiJson, createProject, expectAccessible, screenshotBothThemes, signUpV
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
-test("a long history pages in, and a version is deleted after confirming", async ({ page, context, baseURL }) => {
+test("a long history pages in, and a version is deleted after confirming", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   if (!baseURL) throw new Error("baseURL");
   await signUpViaApi(context, baseURL);
