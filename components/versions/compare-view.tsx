@@ -33,6 +33,16 @@ function mark(status: SideStatus) {
   });
 }
 
+/**
+ * What the selectors offer: the newest versions, plus the two being compared when they are older
+ * than that (a comparison reached from the panel or a link can be of any two versions), newest first.
+ */
+function versionChoices(newest: readonly Version[], compared: (Version | undefined)[]): Version[] {
+  const byId = new Map(newest.map((v) => [v.id, v]));
+  for (const v of compared) if (v && !byId.has(v.id)) byId.set(v.id, v);
+  return [...byId.values()].sort((x, y) => y.number - x.number);
+}
+
 function VersionSelect({
   label,
   value,
@@ -155,6 +165,7 @@ export function CompareView({
     | ApiError
     | undefined;
   const c = comparison.data;
+  const choices = versionChoices(versions.data?.items ?? [], [a.data, b.data]);
 
   return (
     <div className="space-y-6">
@@ -169,19 +180,9 @@ export function CompareView({
           <h1 className="text-2xl font-semibold tracking-tight">Compare versions</h1>
         </div>
         <div className="flex flex-wrap items-center gap-3">
-          <VersionSelect
-            label="From"
-            value={from}
-            versions={versions.data?.items ?? []}
-            onChange={(id) => go({ from: id })}
-          />
+          <VersionSelect label="From" value={from} versions={choices} onChange={(id) => go({ from: id })} />
           <GitCompareArrows aria-hidden className="h-4 w-4 text-muted" />
-          <VersionSelect
-            label="To"
-            value={to}
-            versions={versions.data?.items ?? []}
-            onChange={(id) => go({ to: id })}
-          />
+          <VersionSelect label="To" value={to} versions={choices} onChange={(id) => go({ to: id })} />
         </div>
       </div>
 
