@@ -6,15 +6,8 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { ApiError } from "@/lib/api/client";
+import { formatBytes } from "@/lib/datasets-ui/format";
 import { DAG_FORMAT, DAG_MAX_BYTES } from "@/lib/ml/dag-format";
-
-function formatBytes(n: number): string {
-  return n < 1024
-    ? `${n} B`
-    : n < 1024 * 1024
-      ? `${(n / 1024).toFixed(1)} KB`
-      : `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /** Why the server refused the file: its summary, then each problem with where it is in the file. */
 function ImportProblems({ error }: { error: unknown }) {
