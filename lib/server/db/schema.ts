@@ -3,3 +3,4 @@ export * from "./schema/accounts";
 export * from "./schema/datasets";
 export * from "./schema/jobs";
 export * from "./schema/projects";
+export * from "./schema/training";

@@ -1,0 +1,176 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types";
+import type {
+  ArtifactFile,
+  Preprocessing,
+  StatusChange,
+  TrainingProgress,
+} from "../../services/training/types";
+import { users } from "./accounts";
+import { createdAt, timestamps, tstz } from "./columns";
+
+/**
+ * Training jobs (contract §4.6, decisions "Training"). A job snapshots the architecture and the
+ * configuration it was created with, so later edits of the project never change a job. Execution of
+ * managed runtimes (pytorch, tfjs) happens in a `training.run` entry of the durable jobs table
+ * (`runner_task_id`); an `external` job is never executed here and learns its state from uploads.
+ */
+export const TRAINING_STATES = ["queued", "running", "succeeded", "failed", "cancelled", "timed_out"] as const;
+export type TrainingState = (typeof TRAINING_STATES)[number];
+export const TRAINING_RUNTIMES = ["auto", "pytorch", "tfjs", "external"] as const;
+export type TrainingRuntime = (typeof TRAINING_RUNTIMES)[number];
+
+export const trainingJobs = pgTable(
+  "training_jobs",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** No foreign key: a job outlives its project (its snapshot is enough to reproduce it). */
+    projectId: text("project_id").notNull(),
+    projectName: text("project_name").notNull(),
+    /** The architecture version trained, or null when the project's current state was. */
+    versionId: text("version_id"),
+    name: text("name").notNull(),
+    graph: jsonb("graph").$type<ArchitectureGraph>().notNull(),
+    config: jsonb("config").$type<TrainingConfig>().notNull(),
+    datasetId: text("dataset_id").notNull(),
+    datasetVersionId: text("dataset_version_id").notNull(),
+    /** As asked (`auto` included) and as resolved when the job started (null until then). */
+    runtime: text("runtime", { enum: TRAINING_RUNTIMES }).notNull(),
+    resolvedRuntime: text("resolved_runtime"),
+    strategy: text("strategy").notNull().default("single"),
+    recipeId: text("recipe_id"),
+    /** Set for fine-tuning runs: the base model the weights start from. */
+    baseModelId: text("base_model_id"),
+    state: text("state", { enum: TRAINING_STATES }).notNull().default("queued"),
+    statusHistory: jsonb("status_history").$type<StatusChange[]>().notNull().default([]),
+    /** Why the job ended this way (failed, cancelled, timed out); null otherwise. */
+    reason: text("reason"),
+    progress: jsonb("progress").$type<TrainingProgress | null>(),
+    /** Final (or latest epoch's) metrics: name → value. */
+    metrics: jsonb("metrics").$type<Record<string, number>>().notNull().default({}),
+    /** The preprocessing applied to the dataset, in order, with the label names (set when data is prepared). */
+    preprocessing: jsonb("preprocessing").$type<Preprocessing | null>(),
+    /** The durable task executing a managed job (null for external jobs and while waiting for a slot). */
+    runnerTaskId: text("runner_task_id"),
+    /** A job waits (queued, no runner task) while its owner already runs the plan's concurrent maximum. */
+    dispatched: boolean("dispatched").notNull().default(false),
+    cancelRequested: boolean("cancel_requested").notNull().default(false),
+    /** Per-job event id counter: the stream's `id:` values are 1, 2, 3… */
+    lastEventId: bigint("last_event_id", { mode: "number" }).notNull().default(0),
+    /** Compute seconds measured so far (all attempts) and credits charged for them, in thousandths. */
+    computeSeconds: doublePrecision("compute_seconds").notNull().default(0),
+    creditsChargedMilli: bigint("credits_charged_milli", { mode: "number" }).notNull().default(0),
+    /** The model artifact (blob keys of its files and its manifest), set when the job succeeded. */
+    artifactFormat: text("artifact_format"),
+    artifactFiles: jsonb("artifact_files").$type<ArtifactFile[]>().notNull().default([]),
+    artifactManifest: jsonb("artifact_manifest").$type<Record<string, unknown> | null>(),
+    restartCount: integer("restart_count").notNull().default(0),
+    startedAt: tstz("started_at"),
+    finishedAt: tstz("finished_at"),
+    ...timestamps(),
+  },
+  (t) => [
+    index("training_jobs_owner_created_idx").on(t.ownerId, t.createdAt),
+    index("training_jobs_owner_state_idx").on(t.ownerId, t.state),
+    index("training_jobs_dataset_idx").on(t.datasetId),
+    check(
+      "training_jobs_state_check",
+      sql`${t.state} in ('queued', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out')`,
+    ),
+  ],
+);
+
+export type TrainingJobRow = typeof trainingJobs.$inferSelect;
+
+/**
+ * Every event of a job (status, metric, log, checkpoint, progress), stored once with a per-job
+ * increasing id (`seq`). Metric name/step/value are columns so that series can be queried and
+ * downsampled in SQL. `client_id` is the uploader's event id: a repeat is a duplicate, not stored twice.
+ */
+export const TRAINING_EVENT_KINDS = ["status", "metric", "log", "checkpoint", "progress"] as const;
+export type TrainingEventKind = (typeof TRAINING_EVENT_KINDS)[number];
+
+export const trainingEvents = pgTable(
+  "training_events",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => trainingJobs.id, { onDelete: "cascade" }),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    kind: text("kind", { enum: TRAINING_EVENT_KINDS }).notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    /** Metrics: series name, step, epoch, value. Logs: level in `name`. */
+    name: text("name"),
+    step: bigint("step", { mode: "number" }),
+    epoch: integer("epoch"),
+    value: doublePrecision("value"),
+    clientId: text("client_id"),
+    at: tstz("at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.jobId, t.seq] }),
+    index("training_events_series_idx").on(t.jobId, t.kind, t.name, t.step),
+    uniqueIndex("training_events_client_id_idx").on(t.jobId, t.clientId),
+  ],
+);
+
+export type TrainingEventRow = typeof trainingEvents.$inferSelect;
+
+/** Checkpoints: one per epoch (the best flagged), blob `checkpoints/<id>`. */
+export const trainingCheckpoints = pgTable(
+  "training_checkpoints",
+  {
+    id: text("id").primaryKey(),
+    jobId: text("job_id")
+      .notNull()
+      .references(() => trainingJobs.id, { onDelete: "cascade" }),
+    epoch: integer("epoch").notNull(),
+    step: bigint("step", { mode: "number" }).notNull().default(0),
+    metrics: jsonb("metrics").$type<Record<string, number>>().notNull().default({}),
+    isBest: boolean("is_best").notNull().default(false),
+    blobKey: text("blob_key").notNull(),
+    sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
+    sha256: text("sha256").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("training_checkpoints_job_epoch_idx").on(t.jobId, t.epoch)],
+);
+
+export type TrainingCheckpointRow = typeof trainingCheckpoints.$inferSelect;
+
+/**
+ * Stream tokens (`lst_`, 5 minutes to open a stream) and upload tokens (`lut_`, until the job ends),
+ * each bound to one job. Only the SHA-256 of the token is stored.
+ */
+export const TRAINING_TOKEN_KINDS = ["stream", "upload"] as const;
+export const trainingTokens = pgTable(
+  "training_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    kind: text("kind", { enum: TRAINING_TOKEN_KINDS }).notNull(),
+    /** The job (or, later, deployment) the token is bound to. */
+    subjectId: text("subject_id").notNull(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: tstz("expires_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("training_tokens_subject_idx").on(t.subjectId)],
+);
