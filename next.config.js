@@ -14,6 +14,7 @@ const nextConfig = {
     "sharp",
     "@tensorflow/tfjs",
     "@tensorflow/tfjs-backend-wasm",
+    "onnxruntime-node",
   ],
 };
 

@@ -36,6 +36,7 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     env: {
+      PORT: String(PORT),
       DATA_DIR,
       NEXT_TELEMETRY_DISABLED: "1",
       LOGIN_RATE_LIMIT_PER_MINUTE: "1000",

@@ -11,6 +11,7 @@ import "../lib/server/jobs/all-job-types";
 import { closeDb, openDb, setDb, targetFromEnv } from "../lib/server/db/client";
 import { registeredJobTypes } from "../lib/server/jobs/registry";
 import { defaultWorkerId, startJobRunner } from "../lib/server/jobs/runner";
+import { startTrainingRecovery } from "../lib/server/services/training/recovery";
 
 function nonNegativeInt(value: string | undefined, fallback: number): number {
   const n = Number(value);
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   }
   const open = await openDb(target);
   setDb(open);
+  startTrainingRecovery(open.db, { soleProcess: false });
   const types = registeredJobTypes();
   const runner = startJobRunner({
     db: open.db,

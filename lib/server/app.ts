@@ -11,6 +11,7 @@ import { codegenRouter } from "./routes/codegen/codegen.index";
 import { datasetsRouter } from "./routes/datasets/datasets.index";
 import { healthRouter } from "./routes/health/health.index";
 import { projectsRouter } from "./routes/projects/projects.index";
+import { trainingRouter } from "./routes/training/training.index";
 
 /** Contract §7/§8: request bodies above 550 MB are refused (counted while streaming, never buffered). */
 export const MAX_REQUEST_BYTES = 550 * 1024 * 1024;
@@ -34,6 +35,11 @@ export const OPENAPI_INFO = {
     { name: "Projects", description: "Diagram, configuration, DAG import, thumbnails and share links" },
     { name: "Architecture versions", description: "Saved, comparable and restorable versions of a project" },
     { name: "Datasets", description: "Upload, browse, profile, version, scan and split datasets" },
+    {
+      name: "Training",
+      description:
+        "Training jobs on PyTorch, TensorFlow.js or your own hardware: live event streams, metrics, logs, checkpoints and model artifacts",
+    },
   ],
 };
 
@@ -62,7 +68,8 @@ export function createApp(opts: { maxRequestBytes?: number } = {}) {
     .route("/", accountRouter)
     .route("/", projectsRouter)
     .route("/", datasetsRouter)
-    .route("/", codegenRouter);
+    .route("/", codegenRouter)
+    .route("/", trainingRouter);
 
   registerSecuritySchemes(app);
   app.doc31("/api/v1/openapi.json", OPENAPI_INFO);

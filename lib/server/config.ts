@@ -19,3 +19,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicOrigin: env.PUBLIC_ORIGIN || undefined,
   };
 }
+
+/**
+ * Where a training program started by a worker reaches this service's API (its upload-token routes):
+ * LAYERLINE_INTERNAL_URL, else this host's loopback on PORT (3000 by default). Workers on other
+ * machines set LAYERLINE_INTERNAL_URL to an address of the API servers.
+ */
+export function internalApiUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const explicit = env.LAYERLINE_INTERNAL_URL?.trim();
+  if (explicit) return explicit.replace(/\/+$/, "");
+  return `http://127.0.0.1:${env.PORT || "3000"}`;
+}

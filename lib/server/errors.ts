@@ -14,6 +14,8 @@ export class DomainError extends Error {
     detail: string,
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    /** The problem `type` slug when it is not the status's default (e.g. insufficient-credits). */
+    readonly slug?: string,
   ) {
     super(detail);
     this.name = new.target.name;
@@ -38,6 +40,11 @@ export class ForbiddenError extends DomainError {
 export class PaymentRequiredError extends DomainError {
   constructor(detail: string) {
     super(402, "Plan limit reached", detail);
+  }
+}
+export class InsufficientCreditsError extends DomainError {
+  constructor(detail: string) {
+    super(402, "Insufficient credits", detail, undefined, undefined, "insufficient-credits");
   }
 }
 export class NotFoundError extends DomainError {

@@ -21,6 +21,8 @@ export interface PlanDefinition {
     projects: number;
     deployments: number;
     concurrent_training_jobs: number;
+    /** Wall-clock seconds one training job may run (all attempts together) before it ends timed_out. */
+    training_seconds_per_job: number;
     api_keys: number;
     requests_per_minute: number;
   };
@@ -49,6 +51,7 @@ export const PLANS: Record<PlanId, PlanDefinition> = {
       projects: 100,
       deployments: 3,
       concurrent_training_jobs: 2,
+      training_seconds_per_job: 3600,
       api_keys: 10,
       requests_per_minute: 600,
     },
@@ -71,6 +74,7 @@ export const PLANS: Record<PlanId, PlanDefinition> = {
       projects: 1000,
       deployments: 20,
       concurrent_training_jobs: 8,
+      training_seconds_per_job: 86400,
       api_keys: 50,
       requests_per_minute: 3000,
     },
@@ -93,6 +97,7 @@ export const PLANS: Record<PlanId, PlanDefinition> = {
       projects: 10000,
       deployments: 100,
       concurrent_training_jobs: 32,
+      training_seconds_per_job: 604800,
       api_keys: 200,
       requests_per_minute: 10000,
     },
@@ -103,3 +108,6 @@ export const PLANS: Record<PlanId, PlanDefinition> = {
 export function planOf(id: string): PlanDefinition {
   return PLANS[id as PlanId] ?? PLANS.free;
 }
+
+/** Compute seconds that one credit buys on this service's CPU runners (training, evaluation). */
+export const COMPUTE_SECONDS_PER_CREDIT = 60;

@@ -63,10 +63,11 @@ export function problemResponse(
   c: Context,
   status: number,
   detail: string,
-  opts: { title?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
+  opts: { title?: string; errors?: FieldError[]; headers?: Record<string, string>; slug?: string } = {},
 ): Response {
   const requestId = (c.get("requestId") as string | undefined) ?? "";
   const body = problemBody(status, detail, requestId, opts.title, opts.errors);
+  if (opts.slug) body.type = TYPE_BASE + opts.slug;
   return new Response(JSON.stringify(body), {
     status,
     headers: { "Content-Type": "application/problem+json", "X-Request-ID": requestId, ...opts.headers },
@@ -87,6 +88,7 @@ export function handleError(err: Error, c: Context): Response {
       title: err.title,
       errors: err.errors,
       headers: err.headers,
+      slug: err.slug,
     });
   }
   if (err instanceof HTTPException) {

@@ -8,3 +8,4 @@
  */
 import "../services/codegen-job";
 import "../services/datasets/dataset-jobs";
+import "../services/training/run-job";

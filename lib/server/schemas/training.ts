@@ -34,7 +34,12 @@ export const jobConfigInputSchema = z
     learning_rate: z.number().gt(0).max(1).optional(),
     optimizer: z.enum(OPTIMIZERS).optional(),
     weight_decay: z.number().min(0).max(1).optional(),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
     validation_split: z.number().min(0).max(0.5).optional(),
   })
   .strict()
@@ -177,11 +182,17 @@ export const metricsQuerySchema = z.object({
   to_step: z.coerce.number().int().min(0).optional(),
   page: pageQuerySchema.shape.page,
   limit: z.coerce.number().int().min(1).max(MAX_SERIES_PAGE).default(1000),
-  max_points: z.coerce.number().int().min(4).max(MAX_SERIES_PAGE).optional().openapi({
-    description:
-      "Downsample each series on the server to at most this many points, keeping every bucket's first, " +
-      "last, minimum and maximum (M4). Paging does not apply then.",
-  }),
+  max_points: z.coerce
+    .number()
+    .int()
+    .min(4)
+    .max(MAX_SERIES_PAGE)
+    .optional()
+    .openapi({
+      description:
+        "Downsample each series on the server to at most this many points, keeping every bucket's first, " +
+        "last, minimum and maximum (M4). Paging does not apply then.",
+    }),
 });
 
 export const metricsPageSchema = z
@@ -336,3 +347,51 @@ export const uploadTokenSchema = z
 export const streamQuerySchema = z.object({
   token: z.string().optional().openapi({ description: "Stream token (lst_…); or Authorization: Bearer" }),
 });
+
+// ---- what the studio asks before starting a job ----
+
+export const datasetFitQuerySchema = z.object({
+  project_id: z.string().min(1).max(64),
+  version_id: z.string().min(1).max(64).optional(),
+});
+export const datasetFitSchema = z
+  .object({
+    dataset_id: z.string(),
+    dataset_version_id: z.string().nullable(),
+    name: z.string(),
+    builtin: z.boolean(),
+    task: z.string().nullable(),
+    rows: z.number().int().nullable(),
+    fits: z.boolean(),
+    reason: z.string().nullable().openapi({ description: "Why the dataset does not fit the model" }),
+  })
+  .openapi("TrainingDatasetFit");
+export const datasetFitListSchema = z
+  .object({ items: z.array(datasetFitSchema) })
+  .openapi("TrainingDatasetFitList");
+
+export const runtimeListSchema = z
+  .object({
+    items: z.array(
+      z.object({
+        runtime: z.enum(["pytorch", "tfjs", "external"]),
+        available: z.boolean(),
+        description: z.string(),
+      }),
+    ),
+    auto: z.enum(["pytorch", "tfjs"]).openapi({ description: "What `auto` picks on this service" }),
+  })
+  .openapi("TrainingRuntimeList");
+
+export const strategyListSchema = z
+  .object({
+    items: z.array(
+      z.object({
+        id: z.string(),
+        description: z.string(),
+        allowed: z.boolean(),
+        available: z.boolean().openapi({ description: "Whether this server can run it today" }),
+      }),
+    ),
+  })
+  .openapi("TrainingStrategyList");

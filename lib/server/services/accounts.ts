@@ -2,9 +2,9 @@ import { hash, verify } from "@node-rs/argon2";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { sessions, users } from "../db/schema";
-import { ConflictError, UnauthorizedError } from "../errors";
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
 import { newId } from "../ids";
-import { PLANS } from "../plans";
+import { PLANS, type PlanDefinition, type PlanId } from "../plans";
 import { hashSecret, newSecret } from "../secrets";
 import { grantCredits } from "./credits";
 
@@ -35,6 +35,25 @@ export function toPublicUser(u: UserRow): PublicUser {
   };
 }
 
+/** The plan of new accounts: DEFAULT_PLAN (free | pro | team), free when unset or unknown. */
+export function defaultPlan(env: NodeJS.ProcessEnv = process.env): PlanDefinition {
+  const wanted = env.DEFAULT_PLAN?.trim().toLowerCase();
+  return wanted && wanted in PLANS ? PLANS[wanted as PlanId] : PLANS.free;
+}
+
+/** Changes an account's plan (operators: `npm run admin -- set-plan <username> <plan>`). */
+export async function setPlan(db: Db, username: string, planId: string): Promise<UserRow> {
+  if (!(planId in PLANS))
+    throw new ValidationError(`Unknown plan "${planId}"; one of ${Object.keys(PLANS).join(", ")}.`);
+  const [row] = await db
+    .update(users)
+    .set({ plan: planId as PlanId, updatedAt: new Date() })
+    .where(sql`lower(${users.username}) = lower(${username})`)
+    .returning();
+  if (!row) throw new NotFoundError(`User ${username}`);
+  return row;
+}
+
 export async function signUp(
   db: Db,
   input: { email: string; username: string; password: string; display_name?: string },
@@ -50,6 +69,7 @@ export async function signUp(
   if (taken.length > 0) throw new ConflictError("This username is taken.");
   const passwordHash = await hash(input.password);
   const id = newId("usr");
+  const plan = defaultPlan();
   try {
     const [row] = await db
       .insert(users)
@@ -59,9 +79,10 @@ export async function signUp(
         username: input.username,
         displayName: input.display_name ?? null,
         passwordHash,
+        plan: plan.id,
       })
       .returning();
-    await grantCredits(db, id, PLANS.free.monthly_credits, "Welcome credits");
+    await grantCredits(db, id, plan.monthly_credits, "Welcome credits");
     return row;
   } catch (err) {
     // Two signups racing for the same name: the unique index decides.

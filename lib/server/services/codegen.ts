@@ -129,7 +129,14 @@ export async function projectCodeZip(
   projectId: string,
   target: CodegenTarget,
 ): Promise<{ filename: string; stream: ReadableStream<Uint8Array> }> {
-  const project = await findOwnedProject(db, ownerId, projectId);
+  return codeZipFor(await findOwnedProject(db, ownerId, projectId), target);
+}
+
+/** The generated project as a streamed ZIP (a folder `<slug>-<target>/`): projects and training jobs. */
+export function codeZipFor(
+  project: Pick<ProjectRow, "name" | "graph" | "trainingConfig">,
+  target: CodegenTarget,
+): { filename: string; stream: ReadableStream<Uint8Array> } {
   const code = generateFor(project, target);
   const folder = `${slugify(project.name)}-${target}`;
   const zip = new yazl.ZipFile();

@@ -28,7 +28,14 @@ import { createdAt, timestamps, tstz } from "./columns";
  * managed runtimes (pytorch, tfjs) happens in a `training.run` entry of the durable jobs table
  * (`runner_task_id`); an `external` job is never executed here and learns its state from uploads.
  */
-export const TRAINING_STATES = ["queued", "running", "succeeded", "failed", "cancelled", "timed_out"] as const;
+export const TRAINING_STATES = [
+  "queued",
+  "running",
+  "succeeded",
+  "failed",
+  "cancelled",
+  "timed_out",
+] as const;
 export type TrainingState = (typeof TRAINING_STATES)[number];
 export const TRAINING_RUNTIMES = ["auto", "pytorch", "tfjs", "external"] as const;
 export type TrainingRuntime = (typeof TRAINING_RUNTIMES)[number];

@@ -7,6 +7,7 @@ import {
   datasets,
   datasetVersions,
   jobs,
+  trainingJobs,
   users,
 } from "../../db/schema";
 import { ConflictError, ValidationError } from "../../errors";
@@ -133,13 +134,17 @@ export async function updateDataset(
   return getDataset(db, user, id);
 }
 
-/**
- * Hook for "is a dataset in use?": DELETE answers 409 while it is. There is no training-jobs table yet,
- * so for now this only looks at the jobs table for queued or running jobs (other than the dataset
- * area's own fetch and scan jobs) whose payload mentions the dataset id. When training lands, make it
- * check the training jobs that reference the dataset here.
- */
+/** DELETE answers 409 while a queued or running training job (or another background job) uses the dataset. */
 export async function assertDatasetNotInUse(db: Db, datasetId: string): Promise<void> {
+  const [training] = await db
+    .select({ id: trainingJobs.id, state: trainingJobs.state })
+    .from(trainingJobs)
+    .where(and(eq(trainingJobs.datasetId, datasetId), inArray(trainingJobs.state, ["queued", "running"])))
+    .limit(1);
+  if (training)
+    throw new ConflictError(
+      `The dataset is in use by training job ${training.id} (${training.state}); wait for it to finish or cancel it.`,
+    );
   const [busy] = await db
     .select({ id: jobs.id, type: jobs.type })
     .from(jobs)
@@ -147,6 +152,7 @@ export async function assertDatasetNotInUse(db: Db, datasetId: string): Promise<
       and(
         inArray(jobs.state, ["queued", "running"]),
         sql`${jobs.type} not like 'dataset.%'`,
+        sql`${jobs.type} <> 'training.run'`,
         sql`position(${datasetId} in ${jobs.payload}::text) > 0`,
       ),
     )

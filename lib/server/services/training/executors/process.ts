@@ -1,0 +1,247 @@
+/**
+ * The child-process runner shared by the executors: an argument array (never a shell string), a
+ * minimal environment (no server secrets), stdout split into lines for a callback, the tail of
+ * stderr kept for the job's failure reason, a time limit, and cancellation through an AbortSignal
+ * (SIGTERM to the program's process group, SIGKILL if it is still there after a grace period).
+ */
+import { spawn } from "node:child_process";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import type { ExecutionRequest, ExecutionResult } from "./types";
+
+/** How much of stderr (and of stdout) is kept for the result. */
+export const STDERR_TAIL_BYTES = 16 * 1024;
+/** Between SIGTERM and SIGKILL. */
+export const KILL_GRACE_MS = 5000;
+
+export interface RunProcessOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** The whole environment of the program (see childEnv). */
+  env: Record<string, string>;
+  signal?: AbortSignal;
+  timeLimitMs?: number;
+  onLine?: (line: string) => void;
+  /** SIGTERM → SIGKILL delay (default KILL_GRACE_MS). */
+  killGraceMs?: number;
+}
+
+export interface ProcessResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stderrTail: string;
+  stdoutTail: string;
+  wallSeconds: number;
+}
+
+/** Keeps the last `max` characters written to it. */
+class Tail {
+  private text = "";
+  constructor(private readonly max: number) {}
+  push(chunk: string): void {
+    this.text += chunk;
+    if (this.text.length > 2 * this.max) this.text = this.text.slice(-this.max);
+  }
+  toString(): string {
+    return this.text.slice(-this.max);
+  }
+}
+
+/**
+ * Environment variables a training program may see: what finding binaries, locales, temporary
+ * files and GPUs needs. Everything else the server has (database URL, signing keys…) stays out.
+ */
+const PASSED_THROUGH = [
+  "PATH",
+  "LANG",
+  "LC_ALL",
+  "TZ",
+  "TMPDIR",
+  "CUDA_VISIBLE_DEVICES",
+  "NVIDIA_VISIBLE_DEVICES",
+  "LD_LIBRARY_PATH",
+  "OMP_NUM_THREADS",
+  "MKL_NUM_THREADS",
+];
+
+export function childEnv(extra: Record<string, string>, home: string): Record<string, string> {
+  const env: Record<string, string> = { HOME: home };
+  for (const name of PASSED_THROUGH) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
+  const started = performance.now();
+  const stderr = new Tail(STDERR_TAIL_BYTES);
+  const stdout = new Tail(STDERR_TAIL_BYTES);
+  return new Promise<ProcessResult>((resolve) => {
+    if (opts.signal?.aborted) {
+      resolve({
+        exitCode: null,
+        signal: "SIGTERM",
+        timedOut: false,
+        stderrTail: "",
+        stdoutTail: "",
+        wallSeconds: 0,
+      });
+      return;
+    }
+    // Its own process group, so that the program and anything it starts are stopped together.
+    const child = spawn(opts.command, opts.args, {
+      cwd: opts.cwd,
+      // Exactly these variables: NodeJS.ProcessEnv's required NODE_ENV is the app's, not the program's.
+      env: opts.env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+      shell: false,
+    });
+    let timedOut = false;
+    let killTimer: NodeJS.Timeout | null = null;
+    let exited = false;
+
+    const signalGroup = (sig: NodeJS.Signals) => {
+      if (exited || child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        child.kill(sig);
+      }
+    };
+    const stop = () => {
+      if (killTimer || exited) return;
+      signalGroup("SIGTERM");
+      killTimer = setTimeout(() => signalGroup("SIGKILL"), opts.killGraceMs ?? KILL_GRACE_MS);
+      killTimer.unref();
+    };
+    const onAbort = () => stop();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const limit =
+      opts.timeLimitMs !== undefined
+        ? setTimeout(
+            () => {
+              timedOut = true;
+              stop();
+            },
+            Math.max(0, opts.timeLimitMs),
+          )
+        : null;
+
+    let partial = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      stdout.push(chunk);
+      if (!opts.onLine) return;
+      partial += chunk;
+      const lines = partial.split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) {
+        try {
+          opts.onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
+        } catch {
+          // A listener's failure must not break the run.
+        }
+      }
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => stderr.push(chunk));
+
+    const finish = (exitCode: number | null, signal: string | null) => {
+      if (exited) return;
+      exited = true;
+      if (limit) clearTimeout(limit);
+      if (killTimer) clearTimeout(killTimer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      if (partial && opts.onLine) {
+        try {
+          opts.onLine(partial);
+        } catch {
+          // ignored, as above
+        }
+      }
+      resolve({
+        exitCode,
+        signal,
+        timedOut,
+        stderrTail: stderr.toString(),
+        stdoutTail: stdout.toString(),
+        wallSeconds: (performance.now() - started) / 1000,
+      });
+    };
+    child.on("error", (err) => {
+      stderr.push(`${err.message}\n`);
+      finish(null, null);
+    });
+    child.on("close", (code, signal) => finish(code, signal));
+  });
+}
+
+/** Writes a generated project's files under `dir`. */
+export async function writeProjectFiles(dir: string, files: readonly { path: string; content: string }[]) {
+  for (const file of files) {
+    const target = path.join(dir, file.path);
+    if (!target.startsWith(dir + path.sep))
+      throw new Error(`Refusing to write outside the project: ${file.path}`);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.writeFile(target, file.content);
+  }
+}
+
+/** Where an attempt keeps its files. */
+export interface AttemptDirs {
+  project: string;
+  checkpoints: string;
+  export: string;
+}
+
+export async function attemptDirs(workDir: string): Promise<AttemptDirs> {
+  const dirs = {
+    project: path.join(workDir, "project"),
+    checkpoints: path.join(workDir, "checkpoints"),
+    export: path.join(workDir, "export"),
+  };
+  // A restarted attempt in the same directory must not upload the previous attempt's export.
+  await fsp.rm(dirs.export, { recursive: true, force: true });
+  for (const dir of Object.values(dirs)) await fsp.mkdir(dir, { recursive: true });
+  return dirs;
+}
+
+/**
+ * The platform-mode command line both generated scripts share (the upload token goes in the
+ * environment, LAYERLINE_UPLOAD_TOKEN, so that it never shows in a process listing).
+ */
+export function trainingArgs(req: ExecutionRequest, dirs: AttemptDirs): string[] {
+  const c = req.config;
+  return [
+    "--data-dir",
+    req.dataDir,
+    "--checkpoint-dir",
+    dirs.checkpoints,
+    "--export-dir",
+    dirs.export,
+    "--epochs",
+    String(c.epochs),
+    "--batch-size",
+    String(c.batch_size),
+    "--lr",
+    String(c.learning_rate),
+    "--weight-decay",
+    String(c.weight_decay),
+    "--seed",
+    String(c.seed),
+    "--job",
+    req.jobId,
+    "--api",
+    req.apiBaseUrl,
+    ...(req.resumeFrom ? ["--resume", req.resumeFrom] : []),
+  ];
+}
+
+/** The result of a run that could not start. */
+export function notStarted(message: string): ExecutionResult {
+  return { exitCode: null, signal: null, timedOut: false, stderrTail: message, wallSeconds: 0 };
+}

@@ -1,0 +1,62 @@
+/**
+ * The PyTorch runtime: the job's generated PyTorch project run by the worker's Python (Debian's
+ * /usr/bin/python3 with python3-torch, or LAYERLINE_PYTHON). The script picks CUDA when torch sees
+ * a GPU, and reports through the upload-token API like any user's machine.
+ */
+import { generateProject } from "../../../../ml/codegen";
+import { attemptDirs, childEnv, notStarted, runProcess, trainingArgs, writeProjectFiles } from "./process";
+import type { ExecutionRequest, ExecutionResult, Executor } from "./types";
+
+export const DEFAULT_PYTHON = "/usr/bin/python3";
+
+export function pythonPath(): string {
+  return process.env.LAYERLINE_PYTHON?.trim() || DEFAULT_PYTHON;
+}
+
+const torchChecks = new Map<string, Promise<boolean>>();
+
+/** Whether `python -c "import torch"` works (cached per interpreter path). */
+export function pythonHasTorch(python = pythonPath()): Promise<boolean> {
+  let check = torchChecks.get(python);
+  if (!check) {
+    check = runProcess({
+      command: python,
+      args: ["-c", "import torch, numpy"],
+      cwd: process.cwd(),
+      env: childEnv({ PYTHONDONTWRITEBYTECODE: "1" }, process.env.HOME ?? "/"),
+      timeLimitMs: 120_000,
+    }).then((r) => r.exitCode === 0);
+    torchChecks.set(python, check);
+  }
+  return check;
+}
+
+export const pytorchExecutor: Executor = {
+  runtime: "pytorch",
+  available: () => pythonHasTorch(),
+  async run(req: ExecutionRequest): Promise<ExecutionResult> {
+    const python = pythonPath();
+    if (!(await pythonHasTorch(python)))
+      return notStarted(`PyTorch is not available on this worker: ${python} cannot import torch and numpy.`);
+    const dirs = await attemptDirs(req.workDir);
+    const project = generateProject("pytorch", req.graph, req.config, { projectName: req.projectName });
+    await writeProjectFiles(dirs.project, project.files);
+    return runProcess({
+      command: python,
+      args: ["train.py", ...trainingArgs(req, dirs)],
+      cwd: dirs.project,
+      env: childEnv(
+        {
+          PYTHONUNBUFFERED: "1",
+          PYTHONDONTWRITEBYTECODE: "1",
+          PYTHONNOUSERSITE: "1",
+          LAYERLINE_UPLOAD_TOKEN: req.uploadToken,
+        },
+        req.workDir,
+      ),
+      signal: req.signal,
+      timeLimitMs: req.timeLimitMs,
+      onLine: req.onLine,
+    });
+  },
+};

@@ -1,0 +1,313 @@
+/**
+ * Everything a training program sends with its upload token (decisions "Training"): events (metrics,
+ * logs, status, progress), checkpoint files and model artifact files. The managed runtimes' scripts
+ * and a user's own machine use exactly this path. Uploads to a finished job answer 409.
+ */
+import { createHash } from "node:crypto";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { type TrainingJobRow, trainingCheckpoints, trainingJobs } from "../../db/schema";
+import { ConflictError, NotFoundError, ValidationError } from "../../errors";
+import { appendTrainingEvents, type NewTrainingEvent } from "../../events/training-events";
+import { newId } from "../../ids";
+import type { UploadEvent } from "../../schemas/training";
+import { deleteBlob, openBlob, parseBlobKey, putBlob } from "../../storage/blob-store";
+import { finishExternalJob } from "./finish";
+import { getJobRow } from "./job-rows";
+import { isTerminal, transitionJob } from "./state";
+import { toCheckpointView } from "./views";
+
+/** Largest checkpoint or artifact file accepted (a model of this service's size is far smaller). */
+export const MAX_TRAINING_FILE_BYTES = 2 * 1024 * 1024 * 1024;
+
+async function openJobForUpload(db: Db, jobId: string): Promise<TrainingJobRow> {
+  const job = await getJobRow(db, jobId);
+  if (!job) throw new NotFoundError("Training job");
+  if (isTerminal(job.state))
+    throw new ConflictError(`The job has finished (${job.state}); it accepts no more uploads.`);
+  return job;
+}
+
+function toStored(event: Exclude<UploadEvent, { kind: "status" }>, now: string): NewTrainingEvent {
+  switch (event.kind) {
+    case "metric": {
+      const timestamp = event.timestamp ? new Date(event.timestamp).toISOString() : now;
+      return {
+        kind: "metric",
+        data: {
+          name: event.name,
+          step: event.step,
+          epoch: event.epoch ?? null,
+          value: event.value,
+          timestamp,
+        },
+        name: event.name,
+        step: event.step,
+        epoch: event.epoch ?? null,
+        value: event.value,
+        clientId: event.id ?? null,
+        at: new Date(timestamp),
+      };
+    }
+    case "log": {
+      const timestamp = event.timestamp ? new Date(event.timestamp).toISOString() : now;
+      return {
+        kind: "log",
+        data: { timestamp, level: event.level, message: event.message },
+        name: event.level,
+        clientId: event.id ?? null,
+        at: new Date(timestamp),
+      };
+    }
+    case "progress":
+      return {
+        kind: "progress",
+        data: { epoch: event.epoch, epochs: event.epochs, step: event.step, steps: event.steps },
+        step: event.step,
+        epoch: event.epoch,
+        clientId: event.id ?? null,
+      };
+  }
+}
+
+export async function ingestEvents(db: Db, jobId: string, events: UploadEvent[]) {
+  let job = await openJobForUpload(db, jobId);
+  const external = job.runtime === "external";
+  const now = new Date().toISOString();
+  // The first sign of life of an external job starts it.
+  if (external && job.state === "queued")
+    job =
+      (await transitionJob(db, jobId, {
+        from: ["queued"],
+        to: "running",
+        reason: "The first upload arrived.",
+      })) ?? job;
+
+  const stored: NewTrainingEvent[] = [];
+  let terminal: { status: "succeeded" | "failed"; message: string | null } | null = null;
+  for (const event of events) {
+    if (event.kind !== "status") {
+      stored.push(toStored(event, now));
+      continue;
+    }
+    if (event.status === "running") continue;
+    if (external) {
+      terminal = { status: event.status, message: event.message ?? null };
+    } else {
+      // A managed job's state belongs to its worker, which sees the process exit; keep the report as a log line.
+      stored.push({
+        kind: "log",
+        data: {
+          timestamp: now,
+          level: event.status === "failed" ? "error" : "info",
+          message: `The training program reported ${event.status}${event.message ? `: ${event.message}` : "."}`,
+        },
+        name: event.status === "failed" ? "error" : "info",
+        clientId: event.id ?? null,
+      });
+    }
+  }
+  const result =
+    stored.length > 0 ? await appendTrainingEvents(db, jobId, stored) : { accepted: 0, duplicates: 0 };
+  await recordLatest(db, jobId, stored);
+  if (terminal) await finishExternalJob(db, job, terminal.status, terminal.message);
+  const statusCount = events.filter(
+    (e) => e.kind === "status" && (external || e.status === "running"),
+  ).length;
+  return { accepted: result.accepted + statusCount, duplicates: result.duplicates };
+}
+
+/** The job row keeps the latest value of each metric and the latest progress, for lists and summaries. */
+async function recordLatest(db: Db, jobId: string, events: NewTrainingEvent[]): Promise<void> {
+  const latest: Record<string, { step: number; value: number }> = {};
+  let progress: Record<string, unknown> | null = null;
+  for (const e of events) {
+    if (e.kind === "metric" && e.name && e.value !== null && e.value !== undefined) {
+      const step = e.step ?? 0;
+      if (!latest[e.name] || latest[e.name].step <= step) latest[e.name] = { step, value: e.value };
+    }
+    if (e.kind === "progress") progress = e.data;
+  }
+  const metrics = Object.fromEntries(Object.entries(latest).map(([k, v]) => [k, v.value]));
+  if (Object.keys(metrics).length === 0 && !progress) return;
+  await db
+    .update(trainingJobs)
+    .set({
+      metrics: sql`${trainingJobs.metrics} || ${JSON.stringify(metrics)}::jsonb`,
+      ...(progress ? { progress: progress as unknown as TrainingJobRow["progress"] } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(trainingJobs.id, jobId));
+}
+
+/** Streams a request body into a blob, hashing it on the way (never buffered whole). */
+export async function storeStreamedFile(
+  ref: { area: string; id: string },
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes = MAX_TRAINING_FILE_BYTES,
+): Promise<{ key: string; size: number; sha256: string }> {
+  if (!body) throw new ValidationError("The request has no body: send the file's bytes.");
+  const hash = createHash("sha256");
+  const hashing = body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        hash.update(chunk);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const { key, size } = await putBlob(ref, hashing, { maxBytes });
+  return { key, size, sha256: hash.digest("hex") };
+}
+
+function parseMetrics(raw: string | undefined): Record<string, number> {
+  if (!raw) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ValidationError("`metrics` must be a JSON object of numbers.", [
+      { path: "query.metrics", message: "Not JSON" },
+    ]);
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new ValidationError("`metrics` must be a JSON object of numbers.", [
+      { path: "query.metrics", message: "Not an object" },
+    ]);
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(parsed)) {
+    if (typeof v !== "number" || !Number.isFinite(v))
+      throw new ValidationError(`Metric "${k}" must be a finite number.`, [
+        { path: `query.metrics.${k}`, message: "Not a number" },
+      ]);
+    out[k] = v;
+  }
+  return out;
+}
+
+export async function uploadCheckpoint(
+  db: Db,
+  jobId: string,
+  q: { epoch: number; step: number; best: boolean; metrics?: string },
+  body: ReadableStream<Uint8Array> | null,
+) {
+  await openJobForUpload(db, jobId);
+  const metrics = parseMetrics(q.metrics);
+  const id = newId("ckpt");
+  const file = await storeStreamedFile({ area: "checkpoints", id }, body);
+  const [previous] = await db
+    .select()
+    .from(trainingCheckpoints)
+    .where(and(eq(trainingCheckpoints.jobId, jobId), eq(trainingCheckpoints.epoch, q.epoch)));
+  const [row] = await db
+    .insert(trainingCheckpoints)
+    .values({
+      id,
+      jobId,
+      epoch: q.epoch,
+      step: q.step,
+      metrics,
+      isBest: q.best,
+      blobKey: file.key,
+      sizeBytes: file.size,
+      sha256: file.sha256,
+    })
+    .onConflictDoUpdate({
+      target: [trainingCheckpoints.jobId, trainingCheckpoints.epoch],
+      set: {
+        id,
+        step: q.step,
+        metrics,
+        isBest: q.best,
+        blobKey: file.key,
+        sizeBytes: file.size,
+        sha256: file.sha256,
+        createdAt: new Date(),
+      },
+    })
+    .returning();
+  if (previous) await deleteBlob(parseBlobKey(previous.blobKey)).catch(() => {});
+  if (q.best)
+    await db
+      .update(trainingCheckpoints)
+      .set({ isBest: false })
+      .where(and(eq(trainingCheckpoints.jobId, jobId), ne(trainingCheckpoints.id, id)));
+  await appendTrainingEvents(db, jobId, [
+    {
+      kind: "checkpoint",
+      data: { id, epoch: q.epoch, step: q.step, metrics, is_best: q.best },
+      epoch: q.epoch,
+      step: q.step,
+    },
+  ]);
+  return toCheckpointView(row);
+}
+
+export function artifactBlobId(jobId: string, fileName: string): string {
+  return `${jobId}.${fileName}`;
+}
+
+export async function uploadArtifactFile(
+  db: Db,
+  jobId: string,
+  fileName: string,
+  body: ReadableStream<Uint8Array> | null,
+) {
+  await openJobForUpload(db, jobId);
+  if (fileName === "manifest.json")
+    throw new ValidationError("manifest.json is written by the service when the job succeeds.", [
+      { path: "path.file_name", message: "Reserved name" },
+    ]);
+  const file = await storeStreamedFile({ area: "artifacts", id: artifactBlobId(jobId, fileName) }, body);
+  const entry = { name: fileName, blob_key: file.key, size_bytes: file.size, sha256: file.sha256 };
+  await db
+    .update(trainingJobs)
+    .set({
+      artifactFiles: sql`(select coalesce(jsonb_agg(e), '[]'::jsonb) from jsonb_array_elements(${trainingJobs.artifactFiles}) e where e->>'name' <> ${fileName}) || ${JSON.stringify([entry])}::jsonb`,
+      updatedAt: new Date(),
+    })
+    .where(eq(trainingJobs.id, jobId));
+  return { name: fileName, size_bytes: file.size, sha256: file.sha256 };
+}
+
+export async function listCheckpoints(db: Db, jobId: string) {
+  const rows = await db
+    .select()
+    .from(trainingCheckpoints)
+    .where(eq(trainingCheckpoints.jobId, jobId))
+    .orderBy(desc(trainingCheckpoints.epoch));
+  return { items: rows.map(toCheckpointView) };
+}
+
+export async function openCheckpoint(db: Db, jobId: string, checkpointId: string) {
+  const [row] = await db
+    .select()
+    .from(trainingCheckpoints)
+    .where(and(eq(trainingCheckpoints.jobId, jobId), eq(trainingCheckpoints.id, checkpointId)));
+  if (!row) throw new NotFoundError("Checkpoint");
+  const blob = await openBlob(parseBlobKey(row.blobKey));
+  if (!blob) throw new NotFoundError("Checkpoint file");
+  return { ...blob, filename: `${jobId}-epoch-${row.epoch}.ckpt`, sha256: row.sha256 };
+}
+
+/** One file of a succeeded job's artifact (manifest.json included). */
+export async function openArtifactFile(job: TrainingJobRow, fileName: string) {
+  if (!job.artifactFormat) throw new NotFoundError("Model artifact");
+  if (fileName === "manifest.json") {
+    const text = JSON.stringify(job.artifactManifest, null, 2);
+    const bytes = new TextEncoder().encode(text);
+    return {
+      size: bytes.byteLength,
+      stream: new Blob([bytes]).stream(),
+      contentType: "application/json",
+    };
+  }
+  const file = job.artifactFiles.find((f) => f.name === fileName);
+  if (!file) throw new NotFoundError(`Artifact file ${fileName}`);
+  const blob = await openBlob(parseBlobKey(file.blob_key));
+  if (!blob) throw new NotFoundError(`Artifact file ${fileName}`);
+  return {
+    ...blob,
+    contentType: fileName.endsWith(".json") ? "application/json" : "application/octet-stream",
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * Historical metrics and logs of a training job, read from its events (decisions "Training"). Metric
+ * name/step/epoch/value and a log's level are columns of `training_events`, so filters, paging and
+ * downsampling run in SQL: a series of a million points is never loaded whole into Node. The caller has
+ * already checked that the job belongs to the user. Timestamps are the events' `at`, ISO 8601 UTC.
+ */
+import { and, asc, count, eq, gte, ilike, inArray, isNotNull, lte, type SQL, sql } from "drizzle-orm";
+import type { z } from "zod";
+import type { Db } from "../../db/client";
+import { trainingEvents } from "../../db/schema/training";
+import {
+  LOG_LEVELS,
+  type logsPageSchema,
+  type logsQuerySchema,
+  type metricsPageSchema,
+  type metricsQuerySchema,
+  type metricsSummaryResponseSchema,
+} from "../../schemas/training";
+import { m4BucketCount } from "./downsample";
+
+export type MetricsQuery = z.output<typeof metricsQuerySchema>;
+export type MetricsPage = z.infer<typeof metricsPageSchema>;
+export type MetricsSummary = z.infer<typeof metricsSummaryResponseSchema>;
+export type LogsQuery = z.output<typeof logsQuerySchema>;
+export type LogsPage = z.infer<typeof logsPageSchema>;
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+const te = trainingEvents;
+
+function metricFilter(jobId: string, q: Pick<MetricsQuery, "name" | "from_step" | "to_step">): SQL {
+  const conditions: SQL[] = [eq(te.jobId, jobId), eq(te.kind, "metric"), isNotNull(te.value)];
+  if (q.name !== undefined) conditions.push(eq(te.name, q.name));
+  if (q.from_step !== undefined) conditions.push(gte(te.step, q.from_step));
+  if (q.to_step !== undefined) conditions.push(lte(te.step, q.to_step));
+  return and(...conditions) as SQL;
+}
+
+const pointColumns = {
+  name: sql<string>`${te.name}`,
+  step: sql<number>`${te.step}`.mapWith(Number),
+  epoch: te.epoch,
+  value: te.value,
+  at: te.at,
+};
+
+type PointRow = { name: string; step: number; epoch: number | null; value: number | null; at: Date };
+
+function toPoint(row: PointRow): MetricsPage["items"][number] {
+  return {
+    name: row.name,
+    step: row.step,
+    epoch: row.epoch,
+    value: row.value ?? 0,
+    timestamp: row.at.toISOString(),
+  };
+}
+
+/**
+ * Metric points, sorted by series name then step. Paged (up to 10,000 a page); with `max_points`,
+ * every series is downsampled in SQL to at most that many points (M4: each bucket's first, last,
+ * minimum and maximum, as `downsampleM4` does) and paging does not apply (`page` 1, one page).
+ */
+export async function queryMetrics(db: Db, jobId: string, q: MetricsQuery): Promise<MetricsPage> {
+  const where = metricFilter(jobId, q);
+  if (q.max_points !== undefined) {
+    const rows = await downsampledPoints(db, jobId, where, q.max_points);
+    const items = rows.map(toPoint);
+    return {
+      items,
+      total: items.length,
+      page: 1,
+      limit: q.limit,
+      pages: items.length > 0 ? 1 : 0,
+      downsampled: true,
+    };
+  }
+  const [{ total }] = await db.select({ total: count() }).from(te).where(where);
+  const rows = await db
+    .select(pointColumns)
+    .from(te)
+    .where(where)
+    .orderBy(asc(te.name), asc(te.step), asc(te.seq))
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit);
+  return {
+    items: rows.map(toPoint),
+    total,
+    page: q.page,
+    limit: q.limit,
+    pages: Math.ceil(total / q.limit),
+    downsampled: false,
+  };
+}
+
+/**
+ * The points M4 keeps, in one statement: per series, its step range `lo..hi` is cut into
+ * ⌊maxPoints / 4⌋ buckets (the formula of `m4Bucket`); one aggregation pass picks each bucket's first
+ * and last (by step, then id), minimum and maximum (by value, earliest on ties); the picked rows are then
+ * fetched by primary key. Arrays compare element by element, so `min(array[value, step, seq])` is an
+ * argmin. A series that already fits keeps every point. The plan must stay linear even when the planner's
+ * statistics predate a freshly uploaded series (it then believes the job has one row and would happily
+ * re-run the aggregation, or rescan the job, once per row): the CTEs are MATERIALIZED (computed once) and
+ * the picked rows are fetched one primary-key lookup each (LATERAL … LIMIT 1, which the planner cannot
+ * flatten into a join).
+ */
+async function downsampledPoints(db: Db, jobId: string, where: SQL, maxPoints: number): Promise<PointRow[]> {
+  const buckets = m4BucketCount(maxPoints);
+  const step = sql`${te.step}::float8`;
+  const seq = sql`${te.seq}::float8`;
+  const result: unknown = await db.execute(sql`
+    with series_range as materialized (
+      select ${te.name} as series, min(${te.step}) as lo, max(${te.step}) as hi, count(*) as n
+      from ${te} where ${where} group by ${te.name}
+    ),
+    picks as materialized (
+      select distinct unnest(array[
+        (min(array[${step}, ${seq}]))[2],
+        (max(array[${step}, ${seq}]))[2],
+        (min(array[${te.value}, ${step}, ${seq}]))[3],
+        -(max(array[${te.value}, -${step}, -${seq}]))[3]
+      ])::bigint as seq
+      from ${te} join series_range r on r.series = ${te.name}
+      where ${where}
+      group by ${te.name}, case when r.n <= ${maxPoints} then ${te.seq}
+        else least(${buckets - 1}, floor((${te.step} - r.lo)::float8 * ${buckets} / (r.hi - r.lo + 1)::float8))::bigint end
+    )
+    select e.name, e.step::float8 as step, e.epoch, e.value, e.at
+    from picks, lateral (
+      select name, step, epoch, value, at, seq from ${te} where job_id = ${jobId} and seq = picks.seq limit 1
+    ) e
+    order by e.name, e.step, e.seq`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    name: string;
+    step: number;
+    epoch: number | null;
+    value: number | null;
+    at: Date | string;
+  }[];
+  return rows.map((r) => ({ ...r, step: Number(r.step), at: new Date(r.at) }));
+}
+
+/** Per series: count, last value (at the highest step), min, max, mean, last step and best step. */
+export async function metricsSummary(db: Db, jobId: string): Promise<MetricsSummary> {
+  const step = sql`${te.step}::float8`;
+  const seq = sql`${te.seq}::float8`;
+  const rows = await db
+    .select({
+      name: sql<string>`${te.name}`,
+      count: count(),
+      mean: sql<number>`avg(${te.value})`.mapWith(Number),
+      min: sql<number>`min(${te.value})`.mapWith(Number),
+      max: sql<number>`max(${te.value})`.mapWith(Number),
+      last: sql<number>`(max(array[${step}, ${seq}, ${te.value}]))[3]`.mapWith(Number),
+      lastStep: sql<number>`max(${step})`.mapWith(Number),
+      minStep: sql<number>`(min(array[${te.value}, ${step}]))[2]`.mapWith(Number),
+      maxStep: sql<number>`-(max(array[${te.value}, -${step}]))[2]`.mapWith(Number),
+    })
+    .from(te)
+    .where(metricFilter(jobId, {}))
+    .groupBy(te.name)
+    .orderBy(asc(te.name));
+  return {
+    job_id: jobId,
+    series: rows.map((r) => ({
+      name: r.name,
+      count: r.count,
+      last: r.last,
+      min: r.min,
+      max: r.max,
+      mean: r.mean,
+      last_step: r.lastStep,
+      best_step: lowerIsBetter(r.name) ? r.minStep : r.maxStep,
+    })),
+  };
+}
+
+/** Losses and error rates improve downwards; everything else (accuracy, F1…) upwards. */
+export function lowerIsBetter(metricName: string): boolean {
+  return /loss|error/i.test(metricName);
+}
+
+function isLogLevel(value: string | null): value is LogLevel {
+  return value !== null && (LOG_LEVELS as readonly string[]).includes(value);
+}
+
+/**
+ * Log lines (events of kind `log`, level in `name`), oldest first, paged. `level`: that level and
+ * above (debug < info < warning < error); `since`: at or after that time; `q`: message contains the
+ * text, ignoring case.
+ */
+export async function queryLogs(db: Db, jobId: string, q: LogsQuery): Promise<LogsPage> {
+  const conditions: SQL[] = [eq(te.jobId, jobId), eq(te.kind, "log")];
+  if (q.level) conditions.push(inArray(te.name, LOG_LEVELS.slice(LOG_LEVELS.indexOf(q.level))));
+  if (q.since) conditions.push(gte(te.at, new Date(q.since)));
+  if (q.q) {
+    const pattern = `%${q.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    conditions.push(ilike(sql`${te.data}->>'message'`, pattern));
+  }
+  const where = and(...conditions);
+  const [{ total }] = await db.select({ total: count() }).from(te).where(where);
+  const rows = await db
+    .select({
+      id: te.seq,
+      at: te.at,
+      level: te.name,
+      message: sql<string | null>`${te.data}->>'message'`,
+    })
+    .from(te)
+    .where(where)
+    .orderBy(asc(te.seq))
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit);
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      timestamp: r.at.toISOString(),
+      level: isLogLevel(r.level) ? r.level : "info",
+      message: r.message ?? "",
+    })),
+    total,
+    page: q.page,
+    limit: q.limit,
+    pages: Math.ceil(total / q.limit),
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * The training recovery pass, run at start and then periodically by every server and worker:
+ * - a managed job whose runner task ended (its attempts used up after worker deaths, or cancelled
+ *   behind its back) is never left queued or running: it is failed with the task's reason, or
+ *   cancelled when that was asked;
+ * - jobs waiting for a slot are dispatched (a dispatch lost to a crash is redone);
+ * - blobs orphaned by a crash are swept: half-written `.tmp-…` files in the blob store and checkpoint
+ *   or artifact files no row references, once older than `orphanAgeMs` (zero in embedded mode at
+ *   start, when no other process can be writing).
+ */
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { jobs, trainingCheckpoints, trainingJobs } from "../../db/schema";
+import { blobRoot } from "../../storage/blob-store";
+import { dispatchQueuedJobs } from "./dispatch";
+import { transitionJob } from "./state";
+
+export interface TrainingRecoveryCounts {
+  failed: number;
+  cancelled: number;
+  dispatched: number;
+  blobsRemoved: number;
+}
+
+export async function recoverTrainingJobs(
+  db: Db,
+  opts: { orphanAgeMs?: number } = {},
+): Promise<TrainingRecoveryCounts> {
+  const counts: TrainingRecoveryCounts = { failed: 0, cancelled: 0, dispatched: 0, blobsRemoved: 0 };
+  const stranded = await db
+    .select({
+      id: trainingJobs.id,
+      cancel: trainingJobs.cancelRequested,
+      taskState: jobs.state,
+      taskError: jobs.error,
+    })
+    .from(trainingJobs)
+    .leftJoin(jobs, eq(jobs.id, trainingJobs.runnerTaskId))
+    .where(
+      and(
+        inArray(trainingJobs.state, ["queued", "running"]),
+        eq(trainingJobs.dispatched, true),
+        isNotNull(trainingJobs.runnerTaskId),
+        sql`(${jobs.id} is null or ${jobs.state} in ('succeeded', 'failed', 'cancelled'))`,
+      ),
+    );
+  for (const s of stranded) {
+    const cancelled = s.cancel || s.taskState === "cancelled";
+    const done = await transitionJob(db, s.id, {
+      from: ["queued", "running"],
+      to: cancelled ? "cancelled" : "failed",
+      reason: cancelled
+        ? "Cancelled by the user."
+        : (s.taskError ?? "The worker running this job stopped and the job could not be resumed."),
+    });
+    if (done) counts[cancelled ? "cancelled" : "failed"] += 1;
+  }
+  const owners = await db
+    .selectDistinct({ ownerId: trainingJobs.ownerId })
+    .from(trainingJobs)
+    .where(
+      and(
+        eq(trainingJobs.state, "queued"),
+        eq(trainingJobs.dispatched, false),
+        ne(trainingJobs.runtime, "external"),
+      ),
+    );
+  for (const { ownerId } of owners) counts.dispatched += await dispatchQueuedJobs(db, ownerId);
+  counts.blobsRemoved = await sweepOrphanBlobs(db, opts.orphanAgeMs ?? 3600_000);
+  return counts;
+}
+
+async function entriesOlderThan(dir: string, ageMs: number): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return [];
+  }
+  const cutoff = Date.now() - ageMs;
+  const old: string[] = [];
+  for (const name of names) {
+    try {
+      const st = await fsp.stat(path.join(dir, name));
+      if (st.isFile() && st.mtimeMs <= cutoff) old.push(name);
+    } catch {
+      /* removed meanwhile */
+    }
+  }
+  return old;
+}
+
+/** Removes half-written temporary files in every blob area and unreferenced checkpoint/artifact files. */
+export async function sweepOrphanBlobs(db: Db, ageMs: number): Promise<number> {
+  const root = blobRoot();
+  let areas: string[];
+  try {
+    areas = await fsp.readdir(root);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const area of areas) {
+    const dir = path.join(root, area);
+    for (const name of await entriesOlderThan(dir, ageMs)) {
+      if (!name.startsWith(".tmp-")) continue;
+      await fsp.rm(path.join(dir, name), { force: true });
+      removed += 1;
+    }
+  }
+  const checkpointFiles = await entriesOlderThan(path.join(root, "checkpoints"), ageMs);
+  if (checkpointFiles.length > 0) {
+    const known = new Set(
+      (await db.select({ key: trainingCheckpoints.blobKey }).from(trainingCheckpoints)).map((r) => r.key),
+    );
+    for (const name of checkpointFiles) {
+      if (name.startsWith(".tmp-") || known.has(`checkpoints/${name}`)) continue;
+      await fsp.rm(path.join(root, "checkpoints", name), { force: true });
+      removed += 1;
+    }
+  }
+  const artifactFiles = await entriesOlderThan(path.join(root, "artifacts"), ageMs);
+  if (artifactFiles.length > 0) {
+    const rows = await db
+      .select({ files: trainingJobs.artifactFiles })
+      .from(trainingJobs)
+      .where(sql`jsonb_array_length(${trainingJobs.artifactFiles}) > 0`);
+    const known = new Set(rows.flatMap((r) => r.files.map((f) => f.blob_key)));
+    for (const name of artifactFiles) {
+      if (name.startsWith(".tmp-") || known.has(`artifacts/${name}`)) continue;
+      await fsp.rm(path.join(root, "artifacts", name), { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}
+
+const loop = globalThis as unknown as { __layerlineTrainingRecovery?: NodeJS.Timeout };
+
+/** Runs the pass now (sweeping every orphan when this process is the database's only one) and every 15 s. */
+export function startTrainingRecovery(db: Db, opts: { soleProcess: boolean; intervalMs?: number }): void {
+  if (loop.__layerlineTrainingRecovery) return;
+  const log = (err: unknown) =>
+    console.error("[training] recovery pass failed:", err instanceof Error ? err.message : err);
+  recoverTrainingJobs(db, { orphanAgeMs: opts.soleProcess ? 0 : undefined }).catch(log);
+  let busy = false;
+  loop.__layerlineTrainingRecovery = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    recoverTrainingJobs(db)
+      .catch(log)
+      .finally(() => {
+        busy = false;
+      });
+  }, opts.intervalMs ?? 15_000);
+  loop.__layerlineTrainingRecovery.unref();
+}

@@ -1,0 +1,213 @@
+/**
+ * The `training.run` task: executes one managed training job (pytorch or tfjs) in the durable runner.
+ * It materialises the dataset, mints the job's upload token, resumes from the last checkpoint when
+ * there is one, runs the generated project through its executor (which reports over the public upload
+ * API), charges the measured compute time and records how the job ended. A worker that dies mid-job
+ * leaves the task to the runner's recovery: the next attempt resumes from the last checkpoint, and a
+ * job whose attempts are used up is failed by the training recovery pass (recovery.ts).
+ */
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { internalApiUrl } from "../../config";
+import type { Db } from "../../db/client";
+import { type TrainingJobRow, trainingCheckpoints, trainingJobs, users } from "../../db/schema";
+import { DomainError } from "../../errors";
+import { defineJobType, type JobContext } from "../../jobs/registry";
+import { COMPUTE_SECONDS_PER_CREDIT, planOf } from "../../plans";
+import { creditBalance } from "../credits";
+import { copyBlobToFile } from "./blob-files";
+import { executorFor, resolveRuntime } from "./executors";
+import { chargeCompute, finalizeArtifact } from "./finish";
+import { getJobRow } from "./job-rows";
+import { materializeDataset } from "./materialize";
+import { isTerminal, noteJobStatus, transitionJob } from "./state";
+import { mintUploadToken, revokeUploadTokens } from "./tokens";
+
+export const trainingRunJob = defineJobType({
+  type: "training.run",
+  payload: z.object({ training_job_id: z.string().min(1) }),
+  async run(payload, ctx) {
+    const outcome = await runTrainingJob(ctx.db, payload.training_job_id, ctx);
+    // Lazily imported: dispatch.ts imports this module for the job type.
+    const { dispatchQueuedJobs } = await import("./dispatch");
+    const job = await getJobRow(ctx.db, payload.training_job_id);
+    if (job) await dispatchQueuedJobs(ctx.db, job.ownerId);
+    return { outcome };
+  },
+});
+
+/** Thrown when the runner interrupted the job (shutdown, lost lease): the runner queues the task again. */
+class InterruptedError extends Error {}
+
+function lastLines(text: string, workDir: string, n = 6): string {
+  return text
+    .split(/\r?\n/)
+    .filter((l) => l.trim())
+    .slice(-n)
+    .join("\n")
+    .replaceAll(workDir, ".")
+    .slice(-2000);
+}
+
+async function lastCheckpoint(db: Db, jobId: string) {
+  const [row] = await db
+    .select()
+    .from(trainingCheckpoints)
+    .where(eq(trainingCheckpoints.jobId, jobId))
+    .orderBy(desc(trainingCheckpoints.epoch))
+    .limit(1);
+  return row ?? null;
+}
+
+async function fail(db: Db, jobId: string, reason: string, to: "failed" | "timed_out" = "failed") {
+  await transitionJob(db, jobId, { from: ["queued", "running"], to, reason });
+}
+
+export async function runTrainingJob(db: Db, jobId: string, ctx: JobContext): Promise<string> {
+  let job: TrainingJobRow | null = await getJobRow(db, jobId);
+  if (!job || isTerminal(job.state)) return "skipped";
+  if (job.cancelRequested) {
+    await transitionJob(db, jobId, {
+      from: ["queued", "running"],
+      to: "cancelled",
+      reason: "Cancelled by the user.",
+    });
+    return "cancelled";
+  }
+  const checkpoint = await lastCheckpoint(db, jobId);
+  if (job.state === "running") {
+    await noteJobStatus(
+      db,
+      job,
+      checkpoint
+        ? `The worker running this job stopped; resuming after epoch ${checkpoint.epoch}.`
+        : "The worker running this job stopped; starting again.",
+    );
+  } else {
+    job = await transitionJob(db, jobId, { from: ["queued"], to: "running" });
+    if (!job) return "skipped";
+  }
+
+  const [owner] = await db.select().from(users).where(eq(users.id, job.ownerId));
+  const plan = planOf(owner?.plan ?? "free");
+  const balance = await creditBalance(db, job.ownerId);
+  if (balance <= 0) {
+    await fail(db, jobId, "Out of credits: the account has no credits left for compute time.");
+    return "failed";
+  }
+  const planSecondsLeft = plan.limits.training_seconds_per_job - job.computeSeconds;
+  if (planSecondsLeft <= 0) {
+    await fail(
+      db,
+      jobId,
+      `The ${plan.name} plan's time limit per job (${plan.limits.training_seconds_per_job} s) is used up.`,
+      "timed_out",
+    );
+    return "timed_out";
+  }
+  const creditSeconds = balance * COMPUTE_SECONDS_PER_CREDIT;
+  const limitedByCredits = creditSeconds < planSecondsLeft;
+  const timeLimitMs = Math.max(1000, Math.floor(Math.min(planSecondsLeft, creditSeconds) * 1000));
+
+  const workDir = await fsp.mkdtemp(path.join(os.tmpdir(), `layerline-${jobId}-`));
+  try {
+    const runtime =
+      job.resolvedRuntime === "pytorch" || job.resolvedRuntime === "tfjs"
+        ? job.resolvedRuntime
+        : await resolveRuntime(job.runtime === "external" ? "auto" : job.runtime);
+    if (job.resolvedRuntime !== runtime)
+      await db.update(trainingJobs).set({ resolvedRuntime: runtime }).where(eq(trainingJobs.id, jobId));
+
+    const dataDir = path.join(workDir, "data");
+    await fsp.mkdir(dataDir, { recursive: true });
+    let preprocessing: TrainingJobRow["preprocessing"];
+    try {
+      preprocessing = await materializeDataset(db, {
+        ownerId: job.ownerId,
+        datasetId: job.datasetId,
+        datasetVersionId: job.datasetVersionId,
+        graph: job.graph,
+        config: job.config,
+        dir: dataDir,
+      });
+    } catch (err) {
+      if (err instanceof DomainError) {
+        await fail(db, jobId, `The dataset does not fit the model: ${err.message}`);
+        return "failed";
+      }
+      throw err;
+    }
+    await db.update(trainingJobs).set({ preprocessing }).where(eq(trainingJobs.id, jobId));
+
+    let resumeFrom: string | null = null;
+    if (checkpoint) {
+      resumeFrom = path.join(workDir, "resume.ckpt");
+      if (!(await copyBlobToFile(checkpoint.blobKey, resumeFrom))) resumeFrom = null;
+    }
+    await revokeUploadTokens(db, jobId);
+    const { token } = await mintUploadToken(db, job.ownerId, jobId);
+    const result = await executorFor(runtime).run({
+      jobId,
+      projectName: job.projectName,
+      graph: job.graph,
+      config: job.config,
+      dataDir,
+      workDir,
+      uploadToken: token,
+      apiBaseUrl: internalApiUrl(),
+      resumeFrom,
+      signal: ctx.signal,
+      timeLimitMs,
+    });
+    await chargeCompute(db, job, result.wallSeconds);
+
+    if (ctx.isCancelled()) {
+      const now = await getJobRow(db, jobId);
+      if (now?.cancelRequested) {
+        await transitionJob(db, jobId, {
+          from: ["queued", "running"],
+          to: "cancelled",
+          reason: "Cancelled by the user.",
+        });
+        return "cancelled";
+      }
+      throw new InterruptedError(
+        "The job was interrupted by its worker; it will resume from its last checkpoint.",
+      );
+    }
+    if (result.timedOut) {
+      if (limitedByCredits) {
+        await fail(db, jobId, "Out of credits: the job used the account's last credits and was stopped.");
+        return "failed";
+      }
+      await fail(
+        db,
+        jobId,
+        `The job ran past the ${plan.name} plan's limit of ${plan.limits.training_seconds_per_job} s per job.`,
+        "timed_out",
+      );
+      return "timed_out";
+    }
+    if (result.exitCode === 0) {
+      if (!(await finalizeArtifact(db, jobId))) {
+        await fail(db, jobId, "The training program finished without uploading a model file.");
+        return "failed";
+      }
+      await transitionJob(db, jobId, { from: ["running"], to: "succeeded" });
+      return "succeeded";
+    }
+    const tail = lastLines(result.stderrTail, workDir);
+    await fail(
+      db,
+      jobId,
+      `The training program exited with ${result.signal ? `signal ${result.signal}` : `code ${result.exitCode}`}${tail ? `:\n${tail}` : "."}`,
+    );
+    return "failed";
+  } finally {
+    await revokeUploadTokens(db, jobId).catch(() => {});
+    await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
+  }
+}
