@@ -3,14 +3,15 @@
  * the server and set LAYERLINE_WORKERS=external on the server so that it runs no jobs itself.
  *
  *   DATABASE_URL=postgres://… npm run worker
- *   LAYERLINE_JOB_CONCURRENCY   jobs at a time in this process (default 2)
+ *   LAYERLINE_JOB_CONCURRENCY   short jobs at a time in this process (default 2)
+ *   LAYERLINE_TRAINING_CONCURRENCY   training jobs at a time in this process (default 2)
  *   LAYERLINE_WORKER_GRACE_MS   on SIGINT/SIGTERM, how long running jobs may finish before they are
  *                               interrupted and queued again (default 30000); a second signal exits at once
  */
 import "../lib/server/jobs/all-job-types";
 import { closeDb, openDb, setDb, targetFromEnv } from "../lib/server/db/client";
 import { registeredJobTypes } from "../lib/server/jobs/registry";
-import { defaultWorkerId, startJobRunner } from "../lib/server/jobs/runner";
+import { defaultWorkerId, startRunnerLanes } from "../lib/server/jobs/runner";
 import { startTrainingRecovery } from "../lib/server/services/training/recovery";
 
 function nonNegativeInt(value: string | undefined, fallback: number): number {
@@ -31,10 +32,9 @@ async function main(): Promise<void> {
   setDb(open);
   startTrainingRecovery(open.db, { soleProcess: false });
   const types = registeredJobTypes();
-  const runner = startJobRunner({
+  const runner = startRunnerLanes({
     db: open.db,
     workerId: defaultWorkerId("worker"),
-    concurrency: nonNegativeInt(process.env.LAYERLINE_JOB_CONCURRENCY, 2) || 2,
     keepProcessAlive: true,
   });
   console.info(

@@ -32,6 +32,11 @@ export interface JobContext {
 export interface JobType<S extends z.ZodType = z.ZodType, R = unknown> {
   readonly type: string;
   readonly payload: S;
+  /**
+   * Runs for minutes or hours (training): taken by its own lane of runners, so that such jobs never
+   * hold every slot while short jobs (code generation, dataset scans) wait behind them.
+   */
+  readonly long?: boolean;
   run(payload: z.output<S>, ctx: JobContext): Promise<R>;
 }
 
@@ -50,6 +55,7 @@ function jobTypes(): Map<string, JobType> {
 export function defineJobType<S extends z.ZodType, R>(definition: {
   type: string;
   payload: S;
+  long?: boolean;
   run: (payload: z.output<S>, ctx: JobContext) => Promise<R>;
 }): JobType<S, R> {
   if (!/^[a-z0-9][a-z0-9_.-]{0,99}$/i.test(definition.type)) {
@@ -64,6 +70,8 @@ export function findJobType(type: string): JobType | undefined {
   return jobTypes().get(type);
 }
 
-export function registeredJobTypes(): string[] {
-  return [...jobTypes().keys()];
+export function registeredJobTypes(filter?: { long: boolean }): string[] {
+  return [...jobTypes().values()]
+    .filter((t) => filter === undefined || Boolean(t.long) === filter.long)
+    .map((t) => t.type);
 }

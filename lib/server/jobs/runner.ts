@@ -60,8 +60,11 @@ export interface JobRunnerOptions {
   concurrency?: number;
   /** How often to look for due jobs when nothing wakes the runner (default 1000 ms). */
   pollIntervalMs?: number;
-  /** Job types this runner takes (default: every type registered in the process, read on each claim). */
-  types?: readonly string[];
+  /**
+   * Job types this runner takes: a list, or a lane (`{ long }`: the long-running types, or the others),
+   * read on each claim (default: every type registered in the process).
+   */
+  types?: readonly string[] | { long: boolean };
   /** Heartbeat of running jobs, which also picks up cancellation from other processes (default 3000 ms). */
   heartbeatIntervalMs?: number;
   /** A running job without a heartbeat for this long is recovered (default 30 000 ms). */
@@ -122,7 +125,9 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   const retryMaxDelayMs = options.retryMaxDelayMs ?? 300_000;
   const unref = !options.keepProcessAlive;
   const log = options.log ?? consoleLog;
-  const types = () => options.types ?? registeredJobTypes();
+  const lane = options.types;
+  const types = () =>
+    Array.isArray(lane) ? lane : registeredJobTypes(lane as { long: boolean } | undefined);
 
   const running = new Set<Promise<void>>();
   const interrupters = new Map<string, () => void>();
@@ -380,10 +385,9 @@ export function ensureInProcessRunner(): Promise<JobRunner | null> {
   inProcess.__layerlineJobRunner ??= (async () => {
     await import("./all-job-types");
     const db = await getDb();
-    return startJobRunner({
+    return startRunnerLanes({
       db,
       workerId: defaultWorkerId("server"),
-      concurrency: envInt(process.env.LAYERLINE_JOB_CONCURRENCY, 2),
       soleRunner: targetFromEnv().kind !== "postgres",
     });
   })().catch((err: unknown) => {
@@ -392,6 +396,32 @@ export function ensureInProcessRunner(): Promise<JobRunner | null> {
     return null;
   });
   return inProcess.__layerlineJobRunner;
+}
+
+/**
+ * Two lanes of runners sharing one worker id (so neither recovers the other's jobs as stale): short
+ * jobs (LAYERLINE_JOB_CONCURRENCY at a time, default 2) and long ones such as training
+ * (LAYERLINE_TRAINING_CONCURRENCY, default 2), so a long job never holds a short one's slot.
+ */
+export function startRunnerLanes(
+  options: Omit<JobRunnerOptions, "types" | "concurrency" | "workerId"> & { workerId: string },
+): JobRunner {
+  const short = startJobRunner({
+    ...options,
+    types: { long: false },
+    concurrency: envInt(process.env.LAYERLINE_JOB_CONCURRENCY, 2),
+  });
+  const long = startJobRunner({
+    ...options,
+    types: { long: true },
+    concurrency: envInt(process.env.LAYERLINE_TRAINING_CONCURRENCY, 2),
+  });
+  return {
+    workerId: options.workerId,
+    stop: async (stopOptions) => {
+      await Promise.all([short.stop(stopOptions), long.stop(stopOptions)]);
+    },
+  };
 }
 
 /** Stops this process's runner, if one was started (shutdown, tests). */

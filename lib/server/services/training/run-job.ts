@@ -29,6 +29,7 @@ import { mintUploadToken, revokeUploadTokens } from "./tokens";
 export const trainingRunJob = defineJobType({
   type: "training.run",
   payload: z.object({ training_job_id: z.string().min(1) }),
+  long: true,
   async run(payload, ctx) {
     const outcome = await runTrainingJob(ctx.db, payload.training_job_id, ctx);
     // Lazily imported: dispatch.ts imports this module for the job type.
