@@ -208,38 +208,43 @@ async function benchIngestion(db: Db, newJob: () => Promise<string>) {
   const batches = Math.ceil(INGEST_EVENTS / BATCH);
   await db.execute(sql`drop table if exists bench_training_events_scratch`);
   await db.execute(sql`create table bench_training_events_scratch (like training_events including all)`);
-  const rate = async (run: (b: number) => Promise<void>) => {
-    const t0 = performance.now();
-    for (let b = 0; b < batches; b++) await run(b);
-    return (batches * BATCH) / ((performance.now() - t0) / 1000);
-  };
   const baselineJob = newId("job");
-  const baseline = await rate(async (b) => {
-    const rows = batchOf(b, false).map((e, i) => ({
-      jobId: baselineJob,
-      seq: b * BATCH + i + 1,
-      kind: e.kind,
-      data: e.data,
-      name: e.name ?? null,
-      step: e.step ?? null,
-      epoch: e.epoch ?? null,
-      value: e.value ?? null,
-      clientId: null,
-      at: new Date(),
-    }));
-    await db.insert(scratch).values(rows);
-  });
   const plainJob = await newJob();
-  const plain = await rate(async (b) => {
-    await appendTrainingEvents(db, plainJob, batchOf(b, false));
-  });
   const idsJob = await newJob();
-  const withIds = await rate(async (b) => {
-    await appendTrainingEvents(db, idsJob, batchOf(b, true));
-  });
-  const dupes = await rate(async (b) => {
-    await appendTrainingEvents(db, idsJob, batchOf(b, true));
-  });
+  const variants: Record<"baseline" | "plain" | "withIds" | "dupes", (b: number) => Promise<unknown>> = {
+    baseline: (b) =>
+      db.insert(scratch).values(
+        batchOf(b, false).map((e, i) => ({
+          jobId: baselineJob,
+          seq: b * BATCH + i + 1,
+          kind: e.kind,
+          data: e.data,
+          name: e.name ?? null,
+          step: e.step ?? null,
+          epoch: e.epoch ?? null,
+          value: e.value ?? null,
+          clientId: null,
+          at: new Date(),
+        })),
+      ),
+    plain: (b) => appendTrainingEvents(db, plainJob, batchOf(b, false)),
+    withIds: (b) => appendTrainingEvents(db, idsJob, batchOf(b, true)),
+    dupes: (b) => appendTrainingEvents(db, idsJob, batchOf(b, true)),
+  };
+  // Interleaved batch by batch, so that drift in the machine's load affects every variant alike.
+  const spent = { baseline: 0, plain: 0, withIds: 0, dupes: 0 };
+  for (let b = 0; b < batches; b++) {
+    for (const key of ["baseline", "plain", "withIds", "dupes"] as const) {
+      const t0 = performance.now();
+      await variants[key](b);
+      spent[key] += performance.now() - t0;
+    }
+  }
+  const perSecond = (ms: number) => (batches * BATCH) / (ms / 1000);
+  const baseline = perSecond(spent.baseline);
+  const plain = perSecond(spent.plain);
+  const withIds = perSecond(spent.withIds);
+  const dupes = perSecond(spent.dupes);
   await db.execute(sql`drop table bench_training_events_scratch`);
   const f = (n: number) => `${Math.round(n).toLocaleString("en-US")} events/s`;
   console.log(`ingestion, ${batches} batches of ${BATCH}:`);

@@ -29,7 +29,7 @@ step "unit and API tests (embedded PGlite)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest-pglite.json"
 
 step "API tests against a PostgreSQL server"
-bash scripts/with-postgres.sh npx vitest run tests/api --reporter=default --reporter=json \
+bash scripts/with-postgres.sh npx vitest run tests/api tests/training/events.test.ts --reporter=default --reporter=json \
   --outputFile.json="$results/vitest-postgres.json"
 
 step "production build"

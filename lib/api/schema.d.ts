@@ -7932,6 +7932,13 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            /** @description The job has finished and nothing follows Last-Event-ID: stop reconnecting */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Missing, unknown, revoked or expired credential */
             401: {
                 headers: {

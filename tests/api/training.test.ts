@@ -431,6 +431,11 @@ describe("the event stream", () => {
       "succeeded",
     ]);
     expect(rest[0].id).toBe(lastSeen + 1);
+    // Everything was seen: a browser reconnecting gets 204 and stops.
+    const done = await app.request(mint.json.stream_url, {
+      headers: { "Last-Event-ID": String(rest.at(-1)?.id) },
+    });
+    expect(done.status).toBe(204);
 
     const wrong = await call(app, "GET", `/api/v1/streaming/training-jobs/${job.id}/stream`, { key });
     expect(wrong.status).toBe(403);

@@ -143,14 +143,17 @@ export function writeIrisLikeCsv(dir: string, dialect: { quoteLabels?: boolean; 
 
 export interface MetricsUpload {
   auth?: string;
-  key?: string;
+  method?: string;
   url?: string;
+  /** The JSON body of an event upload; `{ events: [] }` for file uploads (checkpoints, artifact). */
   body: { events: Record<string, unknown>[] };
+  /** Size of the raw body. */
+  bytes: number;
 }
 
 /**
- * A stand-in for the training API's metrics endpoint on a free loopback port: records what a
- * generated training script uploads and answers 202 like the real route.
+ * A stand-in for the training upload API on a free loopback port: records what a generated
+ * training script uploads (events, checkpoint and model files) and answers like the real routes.
  */
 export async function startMetricsReceiver(): Promise<{
   url: string;
@@ -159,18 +162,19 @@ export async function startMetricsReceiver(): Promise<{
 }> {
   const received: MetricsUpload[] = [];
   const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => {
-      body += chunk;
-    });
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
+      const raw = Buffer.concat(chunks);
+      const events = req.url?.endsWith("/metrics/events") ?? false;
       received.push({
         auth: req.headers.authorization,
-        key: req.headers["idempotency-key"] as string | undefined,
+        method: req.method,
         url: req.url,
-        body: JSON.parse(body),
+        body: events ? JSON.parse(raw.toString("utf8")) : { events: [] },
+        bytes: raw.length,
       });
-      res.writeHead(202, { "Content-Type": "application/json" }).end("{}");
+      res.writeHead(events ? 202 : 201, { "Content-Type": "application/json" }).end("{}");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -62,7 +62,7 @@ describe("generated PyTorch projects", () => {
     }
   }, 360_000);
 
-  it("train from a CSV on the command line and upload each epoch's metrics", async () => {
+  it("train from a CSV on the command line and upload status, each epoch's events and checkpoints", async () => {
     await requireTorch();
     const iris = corpus.find((c) => c.id === "mlp");
     if (!iris) throw new Error("corpus changed");
@@ -105,22 +105,45 @@ describe("generated PyTorch projects", () => {
       }
       expect(records.at(-1)).toMatchObject({ event: "done" });
       expect(fs.existsSync(path.join(dir, "checkpoints", "best.pt"))).toBe(true);
+      // Only the latest epoch's checkpoint is kept on disk.
+      expect(fs.readdirSync(path.join(dir, "checkpoints")).sort()).toEqual(["best.pt", "epoch-2.pt"]);
     } finally {
       receiver.close();
     }
-    expect(received).toHaveLength(2);
-    expect(received[0]).toMatchObject({
-      auth: "Bearer lut_abc",
-      key: "job 1-epoch-1",
-      url: "/api/v1/training/jobs/job%201/metrics/events",
-    });
-    expect(received[1].body.events.map((e) => e.name)).toEqual([
+    // Status, each epoch's events and checkpoint, then the final status (no --export-dir: no model file).
+    expect(received.map((r) => `${r.method} ${r.url?.replace(/\?.*/, "")}`)).toEqual([
+      "POST /api/v1/training/jobs/job%201/metrics/events",
+      "POST /api/v1/training/jobs/job%201/metrics/events",
+      "POST /api/v1/training/jobs/job%201/checkpoints",
+      "POST /api/v1/training/jobs/job%201/metrics/events",
+      "POST /api/v1/training/jobs/job%201/checkpoints",
+      "POST /api/v1/training/jobs/job%201/metrics/events",
+    ]);
+    expect(new Set(received.map((r) => r.auth))).toEqual(new Set(["Bearer lut_abc"]));
+    expect(received[0].body.events).toEqual([{ kind: "status", status: "running" }]);
+    expect(received.at(-1)?.body.events).toEqual([{ kind: "status", status: "succeeded" }]);
+    const epoch2 = received[3].body.events;
+    expect(epoch2.filter((e) => e.kind === "metric").map((e) => e.name)).toEqual([
       "loss",
       "accuracy",
       "val_loss",
       "val_accuracy",
     ]);
-    expect(received[1].body.events[0]).toMatchObject({ kind: "metric", epoch: 2, step: 4 });
-    expect(received[1].body.events[0].timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(epoch2[0]).toMatchObject({ kind: "metric", epoch: 2, step: 4, id: "m-2-loss" });
+    expect(epoch2[0].timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(epoch2.slice(4)).toEqual([
+      { kind: "progress", epoch: 2, epochs: 2, step: 4, steps: 4, id: "p-2-4" },
+      expect.objectContaining({
+        kind: "log",
+        level: "info",
+        id: "l-2",
+        message: expect.stringMatching(/^epoch 2\/2: loss /),
+      }),
+    ]);
+    const checkpoint = new URL(received[4].url ?? "", "http://x").searchParams;
+    expect(checkpoint.get("epoch")).toBe("2");
+    expect(checkpoint.get("step")).toBe("4");
+    expect(JSON.parse(checkpoint.get("metrics") ?? "{}")).toHaveProperty("val_loss");
+    expect(received[4].bytes).toBeGreaterThan(1000);
   }, 180_000);
 });

@@ -93,7 +93,7 @@ describe("generated TensorFlow.js projects", () => {
     });
   }, 60_000);
 
-  it("train from a CSV on the command line and upload each epoch's metrics", async () => {
+  it("train from a CSV on the command line and upload status, each epoch's events and checkpoints", async () => {
     const iris = corpus.find((c) => c.id === "mlp");
     if (!iris) throw new Error("corpus changed");
     const dir = writeProject(
@@ -132,18 +132,29 @@ describe("generated TensorFlow.js projects", () => {
     } finally {
       receiver.close();
     }
-    expect(received).toHaveLength(2);
+    expect(received.map((r) => `${r.method} ${r.url?.replace(/\?.*/, "")}`)).toEqual([
+      "POST /api/v1/training/jobs/job_1/metrics/events",
+      "POST /api/v1/training/jobs/job_1/metrics/events",
+      "POST /api/v1/training/jobs/job_1/checkpoints",
+      "POST /api/v1/training/jobs/job_1/metrics/events",
+      "POST /api/v1/training/jobs/job_1/checkpoints",
+      "POST /api/v1/training/jobs/job_1/metrics/events",
+    ]);
     expect(received[0]).toMatchObject({
       auth: "Bearer lut_abc",
-      url: "/api/v1/training/jobs/job_1/metrics/events",
+      body: { events: [{ kind: "status", status: "running" }] },
     });
-    expect(received[1].body.events.map((e) => e.name)).toEqual([
+    expect(received.at(-1)?.body.events).toEqual([{ kind: "status", status: "succeeded" }]);
+    const epoch2 = received[3].body.events;
+    expect(epoch2.filter((e) => e.kind === "metric").map((e) => e.name)).toEqual([
       "loss",
       "accuracy",
       "val_loss",
       "val_accuracy",
     ]);
-    expect(received[1].body.events[0]).toMatchObject({ kind: "metric", epoch: 2, step: 4 });
+    expect(epoch2[0]).toMatchObject({ kind: "metric", epoch: 2, step: 4, id: "m-2-loss" });
+    expect(epoch2.slice(4).map((e) => e.kind)).toEqual(["progress", "log"]);
+    expect(received[4].url).toMatch(/checkpoints\?epoch=2&step=4&best=(true|false)&metrics=/);
 
     const usage = await run(process.execPath, ["train.mjs", "--epochs", "2"], { cwd: dir }).catch(
       (error: { code?: number; stderr?: string }) => error,

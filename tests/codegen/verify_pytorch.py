@@ -9,8 +9,8 @@ EXPECTED is a JSON object (inline, or the path of a file holding it):
 For each project: imports model.py, checks its constants, runs a forward pass on a random batch of 3
 (eval mode) and a backward pass (train mode), compares the output shape, the total and per-module
 parameter counts and the per-module output shapes, checks every parameter gets a gradient, then runs
-train.py --synthetic 64 --epochs 1 in this process and checks it exits 0 with a finite loss and a
-checkpoint. Prints one JSON line per project; exits 1 if any project failed, 2 on bad usage.
+train.py --synthetic 64 --epochs 1 --export-dir DIR in this process and checks it exits 0 with a
+finite loss, checkpoints and a model.onnx that onnx-exported the model. Prints one JSON line per project; exits 1 if any project failed, 2 on bad usage.
 """
 
 import contextlib
@@ -105,9 +105,13 @@ def check_model(module, expected, errors):
 def run_training(directory, errors):
     train_path = os.path.join(directory, "train.py")
     with tempfile.TemporaryDirectory() as checkpoints:
+        export = os.path.join(checkpoints, "export")
         argv = ["--synthetic", "64", "--epochs", "1", "--checkpoint-dir", checkpoints]
-        # A dead metrics endpoint: the upload must fail quietly without stopping training.
+        argv += ["--export-dir", export]
+        # A dead upload endpoint: uploads must fail quietly without stopping training (no
+        # retries: they would only wait).
         argv += ["--job", "job_test", "--token", "lut_test", "--api", "http://127.0.0.1:9"]
+        argv += ["--upload-retries", "0"]
         saved_argv, saved_path = sys.argv, list(sys.path)
         sys.argv = [train_path, *argv]
         sys.path.insert(0, directory)
@@ -134,8 +138,11 @@ def run_training(directory, errors):
             errors.append(f"train.py printed {len(epochs)} epoch lines, expected 1")
         elif not (isinstance(loss, float) and math.isfinite(loss)):
             errors.append(f"train.py loss is not finite: {loss}")
-        if not os.path.exists(os.path.join(checkpoints, "best.pt")):
-            errors.append("train.py saved no checkpoint best.pt")
+        for name in ("best.pt", "epoch-1.pt"):
+            if not os.path.exists(os.path.join(checkpoints, name)):
+                errors.append(f"train.py saved no checkpoint {name}")
+        if not os.path.exists(os.path.join(export, "model.onnx")):
+            errors.append("train.py exported no model.onnx")
         if "could not upload the metrics" not in err.getvalue():
             errors.append("train.py did not report the failed metrics upload")
         return {"exit_code": code, "loss": loss}

@@ -99,13 +99,18 @@ async function runTraining(dir, module, expected, errors) {
       "8",
       "--checkpoint-dir",
       checkpoints,
-      // A dead metrics endpoint: the upload must fail quietly without stopping training.
+      "--export-dir",
+      path.join(checkpoints, "export"),
+      // A dead upload endpoint: uploads must fail quietly without stopping training (no retries:
+      // they would only wait).
       "--job",
       "job_test",
       "--token",
       "lut_test",
       "--api",
       "http://127.0.0.1:9",
+      "--upload-retries",
+      "0",
     ]);
   } finally {
     console.log = log;
@@ -128,6 +133,9 @@ async function runTraining(dir, module, expected, errors) {
     errors.push("train.mjs did not report the failed metrics upload");
   }
 
+  for (const file of ["epoch-1.tfjs.json", "export/model.json", "export/weights.bin"]) {
+    if (!fs.existsSync(path.join(checkpoints, file))) errors.push(`train.mjs wrote no ${file}`);
+  }
   const saved = path.join(checkpoints, "best");
   if (!fs.existsSync(path.join(saved, "model.json"))) {
     errors.push("train.mjs saved no checkpoint best/model.json");

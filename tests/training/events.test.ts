@@ -426,9 +426,7 @@ describe("metrics", () => {
       from generate_series(1, ${n}) g, (values ('loss'), ('acc')) s(name)
       where s.name = 'loss' or g <= 2000`);
     const maxPoints = 1000;
-    const started = Date.now();
     const page = await queryMetrics(db, job, { page: 1, limit: 1000, max_points: maxPoints });
-    const elapsed = Date.now() - started;
     expect(page.downsampled).toBe(true);
     const loss = page.items.filter((p) => p.name === "loss");
     const acc = page.items.filter((p) => p.name === "acc");
@@ -458,7 +456,6 @@ describe("metrics", () => {
       max_points: 500,
     });
     expect(window.items.map((p) => p.step)).toEqual(Array.from({ length: 500 }, (_, i) => 1000 + i));
-    expect(elapsed).toBeLessThan(10_000);
   });
 
   it("summarises each series", async () => {

@@ -11,13 +11,14 @@ import "@hono/zod-openapi";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { sequential } from "@/lib/ml/graph-builder";
 import type { Db } from "@/lib/server/db/client";
 import { getDb } from "@/lib/server/db/client";
 import { loadArtifact } from "@/lib/server/services/training/artifact-reader";
 import { executorFor, resolveRuntime } from "@/lib/server/services/training/executors";
 import { startDatasetTestApp, upload } from "../api/datasets-helpers";
-import { call, signUpWithKey, type TestApp } from "../helpers";
+import { call, signUpWithKey } from "../helpers";
 import {
   config,
   type JobRun,
@@ -30,16 +31,10 @@ import {
   startReceiver,
 } from "./training-fixtures";
 
-let app: TestApp;
-let db: Db;
-let receiver: Receiver;
+const { app } = await startDatasetTestApp("layerline-executors-blobs");
+const db: Db = await getDb();
+const receiver: Receiver = await startReceiver();
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-executors-"));
-
-beforeAll(async () => {
-  ({ app } = await startDatasetTestApp("layerline-executors-blobs"));
-  db = await getDb();
-  receiver = await startReceiver();
-});
 afterAll(async () => {
   await receiver.close();
   fs.rmSync(root, { recursive: true, force: true });
@@ -193,6 +188,88 @@ describe("managed training runtimes", () => {
     expect([...runs[0].uploads.artifacts.keys()]).toEqual(["model.onnx"]);
     expect([...runs[1].uploads.artifacts.keys()].sort()).toEqual(["model.json", "weights.bin"]);
   }, 150_000);
+
+  it("binary classification and regression train on both runtimes and serve labels and values", async () => {
+    const cancer = sequential(
+      { shape: [30] },
+      [
+        ["Dense", { units: 16, activation: "relu" }],
+        ["Dense", { units: 1 }],
+      ],
+      {
+        loss: "binary_cross_entropy",
+      },
+    ).graph;
+    const diabetes = sequential(
+      { shape: [10] },
+      [
+        ["Dense", { units: 16, activation: "relu" }],
+        ["Dense", { units: 1 }],
+      ],
+      {
+        loss: "mse",
+      },
+    ).graph;
+    const jobs = (["pytorch", "tfjs"] as const).flatMap((runtime) => [
+      runJob(db, receiver, root, {
+        runtime,
+        graph: cancer,
+        config: config({ epochs: 20, batch_size: 32, learning_rate: 0.01 }),
+        datasetId: "builtin-breast-cancer",
+        datasetVersionId: "builtin-breast-cancer-v1",
+      }),
+      runJob(db, receiver, root, {
+        runtime,
+        graph: diabetes,
+        config: config({ epochs: 40, batch_size: 32, learning_rate: 0.01 }),
+        datasetId: "builtin-diabetes",
+        datasetVersionId: "builtin-diabetes-v1",
+      }),
+    ]);
+    const [cancerTorch, diabetesTorch, cancerTfjs, diabetesTfjs] = await Promise.all(jobs);
+    for (const run of [cancerTorch, cancerTfjs]) {
+      expectSucceeded(run);
+      expect(run.preprocessing).toMatchObject({
+        task: "binary_classification",
+        labels: ["benign", "malignant"],
+      });
+      const best = run.uploads.checkpoints.filter((c) => c.best).at(-1);
+      expect(best?.metrics.val_accuracy).toBeGreaterThanOrEqual(0.9);
+      const { accuracy, outputs } = await artifactAccuracy(
+        run,
+        "data/builtin/breast_cancer.csv",
+        "validation",
+        "diagnosis",
+      );
+      expect(accuracy).toBeCloseTo(best?.metrics.val_accuracy ?? Number.NaN, 6);
+      expect(Object.keys((outputs[0] as { probabilities: object }).probabilities)).toEqual([
+        "benign",
+        "malignant",
+      ]);
+    }
+    for (const run of [diabetesTorch, diabetesTfjs]) {
+      expectSucceeded(run);
+      expect(run.preprocessing.task).toBe("regression");
+      // Standardised target: predicting the mean scores about 1.
+      const best = run.uploads.checkpoints.filter((c) => c.best).at(-1);
+      expect(best?.metrics.val_loss).toBeLessThan(0.8);
+      const rows = readCsvObjects("data/builtin/diabetes.csv");
+      const model = await loadArtifact(run.artifactDir);
+      try {
+        const picked = splitRows(run.dataDir, "validation").map((r) => rows[r]);
+        const outputs = await model.predict(picked.map(({ target: _target, ...features }) => features));
+        const values = outputs.map((o) => ("value" in o ? o.value : Number.NaN));
+        // Back in the target's units, and as good as the job measured: MSE / variance ≈ val_loss.
+        const targets = picked.map((r) => Number(r.target));
+        const step = run.preprocessing.steps.find((s) => s.kind === "standardize_target");
+        if (step?.kind !== "standardize_target") throw new Error("no target step");
+        const mse = values.reduce((sum, v, i) => sum + (v - targets[i]) ** 2, 0) / values.length;
+        expect(mse / step.std ** 2).toBeCloseTo(best?.metrics.val_loss ?? Number.NaN, 3);
+      } finally {
+        await model.dispose();
+      }
+    }
+  }, 120_000);
 
   it("an Embedding → LSTM character model trains on the built-in text on both runtimes", async () => {
     const lmConfig = config({ epochs: 3, batch_size: 64, learning_rate: 0.01 });

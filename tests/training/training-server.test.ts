@@ -3,14 +3,16 @@
  * in the studio's server): jobs train for real on PyTorch and TensorFlow.js, their programs report
  * through the upload-token API, and a server killed with SIGKILL mid-job loses nothing when started again.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(__dirname, "../..");
+const execFileAsync = promisify(execFile);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-train-server-"));
 let port = 0;
 let server: ChildProcess | null = null;
@@ -103,6 +105,12 @@ async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}\n${serverLog.slice(-3000)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** Processes running in the job's work directory (the worker names it after the job). */
+async function trainingProcesses(jobId: string): Promise<string[]> {
+  const { stdout } = await execFileAsync("ps", ["-eo", "pid,args"]);
+  return stdout.split("\n").filter((line) => line.includes(`layerline-${jobId}-`) && !line.includes(" ps "));
 }
 
 const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
@@ -266,7 +274,12 @@ describe("training on a real server", () => {
       const r = await api("GET", `/api/v1/training/jobs/${jobId}/checkpoints`);
       return r.json.items.length >= 3 ? true : null;
     });
+    expect(await trainingProcesses(jobId)).not.toEqual([]);
     await killServer("SIGKILL");
+    // The training program notices that its worker died and stops within a few seconds.
+    await waitFor("the orphaned training program to exit", 15_000, async () =>
+      (await trainingProcesses(jobId)).length === 0 ? true : null,
+    );
     await startServer();
     const job = await finished(jobId, 180_000);
     expect(job.state, JSON.stringify(job.status_history)).toBe("succeeded");

@@ -120,6 +120,7 @@ import os
 import random
 import shutil
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -210,6 +211,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.upload_retries < 0:
         parser.error("--upload-retries cannot be negative")
     return args
+
+
+def exit_with_parent() -> None:
+    """Stops this program when the Layerline worker that started it dies (LAYERLINE_PARENT_PID)."""
+    parent = os.environ.get("LAYERLINE_PARENT_PID", "")
+    if not parent.isdigit():
+        return
+
+    def watch() -> None:
+        while True:
+            time.sleep(1)
+            if os.getppid() != int(parent):
+                os._exit(3)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def seed_everything(seed: int) -> None:
@@ -663,6 +679,7 @@ ${optimizerLines(plan).join("\n")}
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    exit_with_parent()
     reporter = Reporter(args)
     reporter.status("running")
     try:

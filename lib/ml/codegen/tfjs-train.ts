@@ -86,12 +86,21 @@ export function generateTrainMjs(plan: CodegenPlan): string {
   const targetTensor =
     loss === "cross_entropy"
       ? [
+          "  if (targets.length !== count) {",
+          "    throw new UsageError(`${count} samples but ${targets.length} targets`);",
+          "  }",
           "  if (targets.some((t) => t < 0 || t >= OUTPUT_SHAPE[0])) {",
           "    throw new UsageError(`class indices must be in [0, ${OUTPUT_SHAPE[0]}) for this model`);",
           "  }",
           '  const y = tf.tensor1d(targets, "int32");',
         ]
-      : ['  const y = tf.tensor(targets, [-1, ...OUTPUT_SHAPE], "float32");'];
+      : [
+          "  const perTarget = OUTPUT_SHAPE.reduce((a, b) => a * b, 1);",
+          "  if (targets.length !== count * perTarget) {",
+          "    throw new UsageError(`each sample needs ${perTarget} target values [${OUTPUT_SHAPE}]`);",
+          "  }",
+          '  const y = tf.tensor(targets, [count, ...OUTPUT_SHAPE], "float32");',
+        ];
 
   const syntheticX = tokens
     ? '  const x = tf.randomUniform([n, ...INPUT_SHAPE], 0, VOCAB_SIZE, "int32", seed);'
@@ -399,14 +408,8 @@ export function generateTrainMjs(plan: CodegenPlan): string {
     "  if (features.length !== count * perSample) {",
     "    throw new UsageError(`each sample needs ${perSample} values (input [${INPUT_SHAPE}])`);",
     "  }",
-    "  if (targets.length % count !== 0) {",
-    "    throw new UsageError(`${count} samples but ${targets.length} target values [${OUTPUT_SHAPE}]`);",
-    "  }",
-    "  const x = tf.tensor(features, [count, ...INPUT_SHAPE], INPUT_DTYPE);",
     ...targetTensor,
-    "  if (y.shape[0] !== x.shape[0]) {",
-    "    throw new UsageError(`${x.shape[0]} samples but ${y.shape[0]} targets [${OUTPUT_SHAPE}]`);",
-    "  }",
+    "  const x = tf.tensor(features, [count, ...INPUT_SHAPE], INPUT_DTYPE);",
     "  return { x, y };",
     "}",
     "",
@@ -689,7 +692,17 @@ export function generateTrainMjs(plan: CodegenPlan): string {
     '  return { event: "done", best_score: best, best_epoch: bestEpoch, checkpoint: bestDir };',
     "}",
     "",
+    "/** Stops this program when the Layerline worker that started it dies (LAYERLINE_PARENT_PID). */",
+    "function exitWithParent() {",
+    '  const parent = Number(process.env.LAYERLINE_PARENT_PID ?? "");',
+    "  if (!Number.isInteger(parent) || parent <= 0) return;",
+    "  setInterval(() => {",
+    "    if (process.ppid !== parent) process.exit(3);",
+    "  }, 1000).unref();",
+    "}",
+    "",
     "export async function main(argv = process.argv.slice(2)) {",
+    "  exitWithParent();",
     "  let args;",
     "  try {",
     "    args = parseCommandLine(argv);",

@@ -1,10 +1,10 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../errors";
-import { trainingEventStream } from "../../events/sse";
+import { lastEventIdFrom, trainingEventStream } from "../../events/sse";
 import { currentUser } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
 import * as ingest from "../../services/training/ingest";
-import { findOwnedJob } from "../../services/training/job-rows";
+import { findOwnedJob, getJobRow } from "../../services/training/job-rows";
 import * as jobs from "../../services/training/jobs";
 import * as metrics from "../../services/training/metrics";
 import * as options from "../../services/training/options";
@@ -140,9 +140,12 @@ export const streamTrainingJob: RouteHandler<typeof r.streamTrainingJob, AppEnv>
   const { job_id } = c.req.valid("param");
   const caller = c.get("caller");
   if (caller.kind !== "stream_token" || caller.subject !== job_id) throw new NotFoundError("Training job");
-  const header = c.req.header("Last-Event-ID");
-  const fromHeader = header && /^\d+$/.test(header.trim()) ? Number(header.trim()) : null;
-  const lastEventId = fromHeader ?? c.req.valid("query").last_event_id ?? null;
+  const lastEventId = lastEventIdFrom(c.req.raw);
+  const job = await getJobRow(c.get("db"), job_id);
+  if (!job) throw new NotFoundError("Training job");
+  // A finished job with nothing new: 204 tells a browser's EventSource to stop reconnecting.
+  if (isTerminal(job.state) && lastEventId !== null && lastEventId >= job.lastEventId)
+    return c.body(null, 204) as never;
   return trainingEventStream(c.get("db"), job_id, { lastEventId, signal: c.req.raw.signal }) as never;
 };
 

@@ -321,6 +321,7 @@ export const streamTrainingJob = createRoute({
   },
   responses: {
     200: { description: "The event stream", content: { "text/event-stream": { schema: z.string() } } },
+    204: { description: "The job has finished and nothing follows Last-Event-ID: stop reconnecting" },
     ...errors(401, 403, 404),
   },
 });

@@ -2,11 +2,12 @@
  * How a job ends: its artifact gets a manifest, its compute time becomes a ledger entry naming the job,
  * and its state changes once. Shared by the managed runtimes (run-job.ts) and external jobs (ingest.ts).
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type TrainingJobRow, trainingJobs } from "../../db/schema";
+import { type TrainingJobRow, trainingCheckpoints, trainingJobs } from "../../db/schema";
 import { COMPUTE_SECONDS_PER_CREDIT } from "../../plans";
 import { grantCredits } from "../credits";
+import { buildManifest } from "./artifact-reader";
 import { transitionJob } from "./state";
 
 export type ArtifactFormat = "onnx" | "tfjs";
@@ -19,40 +20,17 @@ export function artifactFormatOf(job: Pick<TrainingJobRow, "artifactFiles">): Ar
 }
 
 /**
- * The self-describing manifest stored beside the model files: what deployments and the registry serve
- * and check, with no training code.
+ * The metrics of the weights the artifact holds: the best checkpoint's (the exported model is the
+ * best epoch's), plus the final test_* figures measured on those weights.
  */
-export function manifestFor(job: TrainingJobRow, format: ArtifactFormat): Record<string, unknown> {
-  const p = job.preprocessing;
-  const task = p?.task ?? null;
-  return {
-    format,
-    framework: format === "onnx" ? "onnx" : "tensorflowjs",
-    producer: job.resolvedRuntime ?? job.runtime,
-    task,
-    job_id: job.id,
-    project_id: job.projectId,
-    architecture_version_id: job.versionId,
-    dataset_id: job.datasetId,
-    dataset_version_id: job.datasetVersionId,
-    input: p
-      ? {
-          name: "input",
-          shape: p.input_shape,
-          dtype: p.input_dtype,
-          features: p.input_features,
-          raw_features: p.raw_features,
-          preprocessing: p.steps,
-        }
-      : null,
-    output:
-      p?.labels && p.labels.length > 0
-        ? { name: "output", kind: "labels", labels: p.labels }
-        : { name: "output", kind: task === "language_modeling" ? "tokens" : "value" },
-    metrics: job.metrics,
-    files: job.artifactFiles.map((f) => ({ name: f.name, size_bytes: f.size_bytes, sha256: f.sha256 })),
-    created_at: new Date().toISOString(),
-  };
+export async function artifactMetrics(db: Db, job: TrainingJobRow): Promise<Record<string, number>> {
+  const [best] = await db
+    .select({ metrics: trainingCheckpoints.metrics })
+    .from(trainingCheckpoints)
+    .where(and(eq(trainingCheckpoints.jobId, job.id), eq(trainingCheckpoints.isBest, true)))
+    .limit(1);
+  const tests = Object.fromEntries(Object.entries(job.metrics).filter(([name]) => name.startsWith("test_")));
+  return { ...(best?.metrics ?? job.metrics), ...tests };
 }
 
 /** Records a succeeded job's artifact (format and manifest); false when no model file was uploaded. */
@@ -61,9 +39,27 @@ export async function finalizeArtifact(db: Db, jobId: string): Promise<boolean> 
   if (!job) return false;
   const format = artifactFormatOf(job);
   if (!format) return false;
+  const runtime = job.resolvedRuntime;
+  const manifest = buildManifest({
+    format,
+    producer: runtime === "pytorch" || runtime === "tfjs" ? runtime : "external",
+    preprocessing: job.preprocessing,
+    graph: job.graph,
+    metrics: await artifactMetrics(db, job),
+    jobId: job.id,
+    projectId: job.projectId,
+    architectureVersionId: job.versionId,
+    datasetId: job.datasetId,
+    datasetVersionId: job.datasetVersionId,
+    files: job.artifactFiles.map((f) => ({ name: f.name, size_bytes: f.size_bytes, sha256: f.sha256 })),
+  });
   await db
     .update(trainingJobs)
-    .set({ artifactFormat: format, artifactManifest: manifestFor(job, format), updatedAt: new Date() })
+    .set({
+      artifactFormat: format,
+      artifactManifest: manifest as unknown as Record<string, unknown>,
+      updatedAt: new Date(),
+    })
     .where(eq(trainingJobs.id, jobId));
   return true;
 }

@@ -28,6 +28,7 @@ import {
 } from "../datasets/builtin";
 import { ident, safeEngineMessage, sourceSql, type TableSource, withDuckDb } from "../datasets/duckdb";
 import { datasetBlobPath, refOfKey } from "../datasets/ingest";
+import { MAX_CLASSES_FOR_INTEGER_TARGET } from "../datasets/roles";
 import type {
   ColumnRole,
   DatasetProfile,
@@ -295,8 +296,8 @@ function targetProblem(io: ModelIO, target: SchemaColumn, classes: number): stri
   const out = fmtShape(io.outputShape);
   switch (io.loss) {
     case "cross_entropy":
-      if (target.type === "float" && classes > 20)
-        return `The target “${target.name}” holds ${classes} distinct real values (a regression target), but the model's Output is a classifier (cross_entropy): use mse and one output unit.`;
+      if ((target.type === "float" || target.type === "integer") && classes > MAX_CLASSES_FOR_INTEGER_TARGET)
+        return `The target “${target.name}” holds ${classes} distinct numbers (a regression target), but the model's Output is a classifier (cross_entropy): use mse and one output unit.`;
       if (classes !== io.outputShape[0])
         return `The target “${target.name}” has ${classes} classes but the model's Output gives ${io.outputShape[0]} logits ${out}: make the last Dense layer ${classes} units.`;
       return null;

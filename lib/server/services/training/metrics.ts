@@ -63,7 +63,7 @@ function toPoint(row: PointRow): MetricsPage["items"][number] {
 export async function queryMetrics(db: Db, jobId: string, q: MetricsQuery): Promise<MetricsPage> {
   const where = metricFilter(jobId, q);
   if (q.max_points !== undefined) {
-    const rows = await downsampledPoints(db, jobId, where, q.max_points);
+    const rows = await downsampledPoints(db, where, q.max_points);
     const items = rows.map(toPoint);
     return {
       items,
@@ -94,49 +94,62 @@ export async function queryMetrics(db: Db, jobId: string, q: MetricsQuery): Prom
 
 /**
  * The points M4 keeps, in one statement: per series, its step range `lo..hi` is cut into
- * ⌊maxPoints / 4⌋ buckets (the formula of `m4Bucket`); one aggregation pass picks each bucket's first
- * and last (by step, then id), minimum and maximum (by value, earliest on ties); the picked rows are then
- * fetched by primary key. Arrays compare element by element, so `min(array[value, step, seq])` is an
- * argmin. A series that already fits keeps every point. The plan must stay linear even when the planner's
- * statistics predate a freshly uploaded series (it then believes the job has one row and would happily
- * re-run the aggregation, or rescan the job, once per row): the CTEs are MATERIALIZED (computed once) and
- * the picked rows are fetched one primary-key lookup each (LATERAL … LIMIT 1, which the planner cannot
- * flatten into a join).
+ * ⌊maxPoints / 4⌋ buckets (the formula of `m4Bucket`), and one aggregation pass keeps each bucket's
+ * first and last point (by step, then id), minimum and maximum (by value, earliest on ties). A series
+ * that already fits keeps every point. Arrays compare element by element, so `min(array[value, step,
+ * seq, …])` is the whole row of the minimum: the kept points come out of the aggregation itself.
+ *
+ * The plan has to stay linear even when the planner's statistics predate a freshly uploaded series
+ * (it then believes the job has a handful of rows): no step may look rows up one by one or re-run a
+ * subquery per row. Hence the MATERIALIZED CTEs (computed once), and no join back to the table.
  */
-async function downsampledPoints(db: Db, jobId: string, where: SQL, maxPoints: number): Promise<PointRow[]> {
+async function downsampledPoints(db: Db, where: SQL, maxPoints: number): Promise<PointRow[]> {
   const buckets = m4BucketCount(maxPoints);
-  const step = sql`${te.step}::float8`;
-  const seq = sql`${te.seq}::float8`;
   const result: unknown = await db.execute(sql`
     with series_range as materialized (
       select ${te.name} as series, min(${te.step}) as lo, max(${te.step}) as hi, count(*) as n
       from ${te} where ${where} group by ${te.name}
     ),
-    picks as materialized (
-      select distinct unnest(array[
-        (min(array[${step}, ${seq}]))[2],
-        (max(array[${step}, ${seq}]))[2],
-        (min(array[${te.value}, ${step}, ${seq}]))[3],
-        -(max(array[${te.value}, -${step}, -${seq}]))[3]
-      ])::bigint as seq
-      from ${te} join series_range r on r.series = ${te.name}
-      where ${where}
-      group by ${te.name}, case when r.n <= ${maxPoints} then ${te.seq}
-        else least(${buckets - 1}, floor((${te.step} - r.lo)::float8 * ${buckets} / (r.hi - r.lo + 1)::float8))::bigint end
+    buckets as materialized (
+      select p.name,
+        min(array[p.s, p.q, p.v, p.e, p.t]) as f,
+        max(array[p.s, p.q, p.v, p.e, p.t]) as l,
+        min(array[p.v, p.s, p.q, p.e, p.t]) as mn,
+        max(array[p.v, -p.s, -p.q, p.e, p.t]) as mx
+      from (
+        select ${te.name} as name, ${te.step} as step, ${te.seq} as seq, ${te.step}::float8 as s,
+          ${te.seq}::float8 as q, ${te.value} as v, ${te.epoch}::float8 as e,
+          floor(extract(epoch from ${te.at}) * 1000)::float8 as t
+        from ${te} where ${where}
+        offset 0 -- computes each row's values once, not once per array that uses them
+      ) p join series_range r on r.series = p.name
+      group by p.name, case when r.n <= ${maxPoints} then p.seq
+        else least(${buckets - 1}, floor((p.step - r.lo)::float8 * ${buckets} / (r.hi - r.lo + 1)::float8))::bigint end
     )
-    select e.name, e.step::float8 as step, e.epoch, e.value, e.at
-    from picks, lateral (
-      select name, step, epoch, value, at, seq from ${te} where job_id = ${jobId} and seq = picks.seq limit 1
-    ) e
-    order by e.name, e.step, e.seq`);
+    select name, step, epoch, value, at_ms from (
+      select distinct on (name, seq) name, step, seq, epoch, value, at_ms from (
+        select name, f[1] as step, f[2] as seq, f[3] as value, f[4] as epoch, f[5] as at_ms from buckets
+        union all select name, l[1], l[2], l[3], l[4], l[5] from buckets
+        union all select name, mn[2], mn[3], mn[1], mn[4], mn[5] from buckets
+        union all select name, -mx[2], -mx[3], mx[1], mx[4], mx[5] from buckets
+      ) picked
+      order by name, seq
+    ) kept
+    order by name, step, seq`);
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
     name: string;
     step: number;
     epoch: number | null;
-    value: number | null;
-    at: Date | string;
+    value: number;
+    at_ms: number;
   }[];
-  return rows.map((r) => ({ ...r, step: Number(r.step), at: new Date(r.at) }));
+  return rows.map((r) => ({
+    name: r.name,
+    step: Number(r.step),
+    epoch: r.epoch === null ? null : Number(r.epoch),
+    value: Number(r.value),
+    at: new Date(Number(r.at_ms)),
+  }));
 }
 
 /** Per series: count, last value (at the highest step), min, max, mean, last step and best step. */

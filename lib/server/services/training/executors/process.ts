@@ -95,7 +95,8 @@ export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
     const child = spawn(opts.command, opts.args, {
       cwd: opts.cwd,
       // Exactly these variables: NodeJS.ProcessEnv's required NODE_ENV is the app's, not the program's.
-      env: opts.env as NodeJS.ProcessEnv,
+      // LAYERLINE_PARENT_PID: the generated programs exit when this process dies (kill -9 included).
+      env: { ...opts.env, LAYERLINE_PARENT_PID: String(process.pid) } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
       shell: false,
