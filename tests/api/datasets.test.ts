@@ -8,8 +8,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import yazl from "yazl";
 import { getDb } from "@/lib/server/db/client";
-import { datasets, datasetVersions, jobs } from "@/lib/server/db/schema";
-import { newId } from "@/lib/server/ids";
+import { datasets, datasetVersions } from "@/lib/server/db/schema";
 import { call, signUpWithKey } from "../helpers";
 import { csv, datasetBlobFiles, startDatasetTestApp, upload, withEnv } from "./datasets-helpers";
 
@@ -671,15 +670,19 @@ describe("browse, read, update, delete", () => {
     const files = [ds.json.version.id, v2.json.version.id];
     for (const f of files) expect(datasetBlobFiles(blobDir)).toContain(f);
 
-    const db = await getDb();
-    const jobId = newId("tsk");
-    await db
-      .insert(jobs)
-      .values({ id: jobId, type: "training.run", payload: { dataset_id: id }, ownerId: user.id });
+    const project = await call(app, "POST", "/api/v1/projects", {
+      key,
+      body: { name: "p", template: "mlp-classifier" },
+    });
+    const job = await call(app, "POST", "/api/v1/training/jobs", {
+      key,
+      body: { project_id: project.json.id, dataset_id: id, runtime: "external" },
+    });
+    const jobId = job.json.id;
     const busy = await call(app, "DELETE", `/api/v1/datasets/${id}`, { key });
     expect(busy.status).toBe(409);
     expect(busy.json.detail).toContain(jobId);
-    await db.update(jobs).set({ state: "succeeded", finishedAt: new Date() }).where(eq(jobs.id, jobId));
+    await call(app, "POST", `/api/v1/training/jobs/${jobId}/cancel`, { key });
 
     const del = await call(app, "DELETE", `/api/v1/datasets/${id}`, { key });
     expect(del.status).toBe(204);
