@@ -1,10 +1,22 @@
 "use client";
 
 import { useReactFlow } from "@xyflow/react";
-import { FileDown, FileUp, Keyboard, Maximize, Redo2, Save, Share2, Undo2, Workflow } from "lucide-react";
-import type { ReactNode } from "react";
+import {
+  FileDown,
+  FileUp,
+  Keyboard,
+  Maximize,
+  Play,
+  Redo2,
+  Save,
+  Share2,
+  Undo2,
+  Workflow,
+} from "lucide-react";
+import { type ReactNode, useState } from "react";
 import { ProjectTabs } from "@/components/code/project-tabs";
 import { ProjectsCrumb } from "@/components/projects/projects-crumb";
+import { TrainDialog } from "@/components/training/train-dialog";
 import { Button } from "@/components/ui/button";
 import { useEditorStore } from "./editor-store-context";
 import { ProjectNameInput } from "./project-name-input";
@@ -68,6 +80,8 @@ export function EditorToolbar({
   const empty = useEditorStore((s) => s.nodes.length === 0);
   const layout = useAutoLayout();
   const { fitView } = useReactFlow();
+  const training = useEditorStore((s) => s.training);
+  const [trainOpen, setTrainOpen] = useState(false);
   return (
     <header className="flex h-12 shrink-0 items-center gap-2 border-b border-border bg-panel px-3">
       <ProjectsCrumb />
@@ -112,10 +126,29 @@ export function EditorToolbar({
         <Button variant="secondary" size="sm" onClick={onShare}>
           <Share2 aria-hidden className="h-4 w-4" /> Share
         </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => setTrainOpen(true)}
+          disabled={empty}
+          aria-label="Train"
+          title="Train this model on a dataset"
+        >
+          <Play aria-hidden className="h-4 w-4" />
+          {/* On narrow screens the icon alone leaves room for the project name. */}
+          <span className="hidden min-[1400px]:inline">Train</span>
+        </Button>
         <Button size="sm" onClick={onSaveVersion} title="Save version (Ctrl+S)" aria-keyshortcuts="Control+S">
           <Save aria-hidden className="h-4 w-4" /> Save version
         </Button>
       </div>
+      <TrainDialog
+        open={trainOpen}
+        onClose={() => setTrainOpen(false)}
+        projectId={projectId}
+        projectConfig={training}
+        saveState={saveStatus === "saved" ? "saved" : saveStatus === "error" ? "failed" : "saving"}
+      />
     </header>
   );
 }

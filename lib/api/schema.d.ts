@@ -2239,6 +2239,8 @@ export interface components {
                 files: components["schemas"]["TrainingArtifactFile"][];
             } | null;
             restart_count: number;
+            /** @description Id of the job's latest event: open the stream with Last-Event-ID set to it to follow only what comes next */
+            last_event_id: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2339,6 +2341,8 @@ export interface components {
             limit: number;
             pages: number;
             downsampled: boolean;
+            /** @description Every event up to this id is reflected in the answer: open the stream with Last-Event-ID set to it */
+            last_event_id: number;
         };
         MetricPoint: {
             name: string;

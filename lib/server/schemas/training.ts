@@ -126,6 +126,10 @@ export const trainingJobSchema = z
       .nullable()
       .openapi({ description: "The model artifact, once the job succeeded" }),
     restart_count: z.number().int(),
+    last_event_id: z.number().int().openapi({
+      description:
+        "Id of the job's latest event: open the stream with Last-Event-ID set to it to follow only what comes next",
+    }),
     created_at: dateTime(),
     updated_at: dateTime(),
     started_at: dateTime().nullable(),
@@ -203,6 +207,10 @@ export const metricsPageSchema = z
     limit: z.number().int(),
     pages: z.number().int(),
     downsampled: z.boolean(),
+    last_event_id: z.number().int().openapi({
+      description:
+        "Every event up to this id is reflected in the answer: open the stream with Last-Event-ID set to it",
+    }),
   })
   .openapi("MetricsPage");
 

@@ -7,7 +7,7 @@
 import { and, asc, count, eq, gte, ilike, inArray, isNotNull, lte, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
-import { trainingEvents } from "../../db/schema/training";
+import { trainingEvents, trainingJobs } from "../../db/schema/training";
 import {
   LOG_LEVELS,
   type logsPageSchema,
@@ -62,6 +62,12 @@ function toPoint(row: PointRow): MetricsPage["items"][number] {
  */
 export async function queryMetrics(db: Db, jobId: string, q: MetricsQuery): Promise<MetricsPage> {
   const where = metricFilter(jobId, q);
+  // Read before the points: every event up to this id is in the answer (later ones may be too).
+  const [cursor] = await db
+    .select({ id: trainingJobs.lastEventId })
+    .from(trainingJobs)
+    .where(eq(trainingJobs.id, jobId));
+  const last_event_id = cursor?.id ?? 0;
   if (q.max_points !== undefined) {
     const rows = await downsampledPoints(db, where, q.max_points);
     const items = rows.map(toPoint);
@@ -72,6 +78,7 @@ export async function queryMetrics(db: Db, jobId: string, q: MetricsQuery): Prom
       limit: q.limit,
       pages: items.length > 0 ? 1 : 0,
       downsampled: true,
+      last_event_id,
     };
   }
   const [{ total }] = await db.select({ total: count() }).from(te).where(where);
@@ -89,6 +96,7 @@ export async function queryMetrics(db: Db, jobId: string, q: MetricsQuery): Prom
     limit: q.limit,
     pages: Math.ceil(total / q.limit),
     downsampled: false,
+    last_event_id,
   };
 }
 

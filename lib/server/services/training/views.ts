@@ -54,6 +54,7 @@ export function toJobView(row: TrainingJobRow): TrainingJobView {
           }
         : null,
     restart_count: row.restartCount,
+    last_event_id: row.lastEventId,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     started_at: iso(row.startedAt),

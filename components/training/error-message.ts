@@ -1,0 +1,8 @@
+import { ApiError } from "@/lib/api/client";
+
+/** The message of a failed call (the client's middleware throws an ApiError with the problem's detail). */
+export function errorMessage(err: unknown): string {
+  if (err instanceof ApiError || err instanceof Error) return err.message;
+  if (err && typeof err === "object" && "detail" in err && typeof err.detail === "string") return err.detail;
+  return "Something went wrong.";
+}

@@ -1,0 +1,234 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { Play } from "lucide-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { type FormEvent, useMemo, useRef, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Modal } from "@/components/ui/modal";
+import { $api, ApiError } from "@/lib/api/client";
+import type { TrainingConfig } from "@/lib/ml";
+import {
+  CONFIG_FIELDS,
+  type ConfigTexts,
+  configFromTexts,
+  initialTexts,
+  splitServerErrors,
+  validateTexts,
+} from "@/lib/training-ui/config-form";
+import { ConfigField } from "./config-fields";
+import { DatasetPicker } from "./dataset-picker";
+import { JOBS_PATH, jobQuery } from "./keys";
+import { RuntimePicker } from "./runtime-picker";
+import { SplitInfo } from "./split-info";
+import type { TrainingRuntime } from "./types";
+
+/** The editor's save state, so that a job never trains a diagram older than what is on screen. */
+export type EditorSaveState = "saved" | "saving" | "failed";
+
+function TrainForm({
+  projectId,
+  projectConfig,
+  saveState,
+  onClose,
+}: {
+  projectId: string;
+  projectConfig: Partial<TrainingConfig> | undefined;
+  saveState: EditorSaveState;
+  onClose: () => void;
+}) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const fit = $api.useQuery("get", "/api/v1/training/dataset-fit", {
+    params: { query: { project_id: projectId } },
+  });
+  const runtimes = $api.useQuery("get", "/api/v1/training/runtimes");
+  const [picked, setPicked] = useState<string | null>(null);
+  const [texts, setTexts] = useState<ConfigTexts>(() => initialTexts(projectConfig));
+  const [runtime, setRuntime] = useState<TrainingRuntime>("auto");
+  const [name, setName] = useState("");
+  /** Fields edited since the server's answer: their server message no longer applies. */
+  const [edited, setEdited] = useState<Set<string>>(new Set());
+  const idempotency = useRef<{ body: string; key: string } | null>(null);
+
+  const create = $api.useMutation("post", JOBS_PATH, {
+    onSuccess: (job) => {
+      queryClient.setQueryData(jobQuery(job.id).queryKey, job);
+      queryClient.invalidateQueries({ queryKey: ["get", JOBS_PATH] });
+      router.push(`/training/${job.id}`);
+    },
+  });
+
+  // The first dataset that fits is picked for you (the built-in one a template was made for, often).
+  const items = fit.data?.items;
+  const datasetId = picked ?? items?.find((d) => d.fits)?.dataset_id ?? null;
+  const dataset = items?.find((d) => d.dataset_id === datasetId) ?? null;
+
+  const typedErrors = useMemo(() => validateTexts(texts), [texts]);
+  const config = useMemo(() => configFromTexts(texts), [texts]);
+  const apiError = create.error instanceof ApiError ? create.error : null;
+  const server = splitServerErrors(apiError?.status === 422 ? apiError.problem?.errors : undefined);
+  const fieldError = (f: string) => typedErrors[f] ?? (edited.has(f) ? undefined : server.fields[f]);
+  const outOfCredits = apiError?.status === 402;
+
+  const setText = (field: string, text: string) => {
+    setTexts((t) => ({ ...t, [field]: text }));
+    setEdited((s) => new Set(s).add(field));
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!dataset || !config || saveState === "saving") return;
+    const body = {
+      project_id: projectId,
+      dataset_id: dataset.dataset_id,
+      ...(dataset.dataset_version_id ? { dataset_version_id: dataset.dataset_version_id } : {}),
+      ...(name.trim() ? { name: name.trim() } : {}),
+      config,
+      runtime,
+      strategy: "single",
+    };
+    // One key per submitted body: a retry after a lost answer replays; a changed form is a new job.
+    const serialized = JSON.stringify(body);
+    const lostAnswer =
+      create.error !== null && !(create.error instanceof ApiError && create.error.status < 500);
+    if (!idempotency.current || idempotency.current.body !== serialized || !lostAnswer) {
+      idempotency.current = { body: serialized, key: crypto.randomUUID() };
+    }
+    setEdited(new Set());
+    create.mutate({ body, params: { header: { "Idempotency-Key": idempotency.current.key } } });
+  };
+
+  const busy = create.isPending || create.isSuccess;
+  const blocked = !dataset || !config || saveState === "saving" || busy;
+  return (
+    <form onSubmit={submit} aria-label="Training job">
+      <div className="space-y-5">
+        {saveState === "saving" ? (
+          <Alert tone="warn">Saving your latest changes first: the job trains the diagram as saved.</Alert>
+        ) : saveState === "failed" ? (
+          <Alert tone="warn">
+            Your latest changes are not saved: the job would train the diagram as last saved.
+          </Alert>
+        ) : null}
+        <DatasetPicker
+          items={items}
+          loading={fit.isPending}
+          value={datasetId}
+          onChange={(id) => {
+            setPicked(id);
+            setEdited((s) => new Set(s).add("dataset_id"));
+          }}
+          error={fit.error ? fit.error.detail : fieldError("dataset_id")}
+        />
+        {dataset ? (
+          <SplitInfo
+            dataset={dataset}
+            validationSplit={config?.validation_split ?? null}
+            seed={config?.seed ?? null}
+          />
+        ) : null}
+        <fieldset>
+          <legend className="mb-2 text-sm font-medium">Configuration</legend>
+          <p className="-mt-1 mb-3 text-xs text-muted">
+            From the project&apos;s training settings; changes here apply to this job only.
+          </p>
+          <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
+            {CONFIG_FIELDS.map((f) => (
+              <ConfigField
+                key={f.name}
+                field={f}
+                text={texts[f.name] ?? ""}
+                error={fieldError(f.name)}
+                onChange={(t) => setText(f.name, t)}
+              />
+            ))}
+          </div>
+        </fieldset>
+        <RuntimePicker
+          list={runtimes.data}
+          value={runtime}
+          onChange={(r) => {
+            setRuntime(r);
+            setEdited((s) => new Set(s).add("runtime"));
+          }}
+          error={fieldError("runtime")}
+        />
+        <Field
+          label="Job name"
+          hint="Optional: by default “<project> on <dataset>”."
+          value={name}
+          maxLength={200}
+          onChange={(e) => setName(e.target.value)}
+          error={fieldError("name")}
+        />
+        {outOfCredits ? (
+          <Alert>
+            {apiError?.message}{" "}
+            <Link href="/account" className="font-medium underline">
+              See your credits
+            </Link>
+          </Alert>
+        ) : apiError && (apiError.status !== 422 || server.other.length > 0) ? (
+          <Alert>
+            <p>{apiError.message}</p>
+            {server.other.length > 0 ? (
+              <ul className="mt-1 list-disc pl-5 text-xs">
+                {server.other.map((m) => (
+                  <li key={m}>{m}</li>
+                ))}
+              </ul>
+            ) : null}
+          </Alert>
+        ) : create.error && !apiError ? (
+          <Alert>Could not reach the server. Try again: the job will not be started twice.</Alert>
+        ) : null}
+      </div>
+      {/* The dialog body scrolls; its actions stay in view at the bottom. */}
+      <div className="sticky -bottom-4 -mx-5 -mb-4 mt-5 flex items-center justify-end gap-2 border-t border-border bg-panel px-5 py-3">
+        <Button variant="ghost" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={blocked}>
+          <Play aria-hidden className="h-4 w-4" />
+          {busy ? "Starting…" : "Start training"}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The Train dialog of the editor: dataset, configuration and runtime, then the job's page. */
+export function TrainDialog({
+  open,
+  onClose,
+  projectId,
+  projectConfig,
+  saveState,
+}: {
+  open: boolean;
+  onClose: () => void;
+  projectId: string;
+  projectConfig: Partial<TrainingConfig> | undefined;
+  saveState: EditorSaveState;
+}) {
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      size="lg"
+      title="Train"
+      description="Train this architecture on a dataset; its charts and logs appear live on the job's page."
+    >
+      <TrainForm
+        projectId={projectId}
+        projectConfig={projectConfig}
+        saveState={saveState}
+        onClose={onClose}
+      />
+    </Modal>
+  );
+}
