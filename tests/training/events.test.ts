@@ -458,6 +458,40 @@ describe("metrics", () => {
     expect(window.items.map((p) => p.step)).toEqual(Array.from({ length: 500 }, (_, i) => 1000 + i));
   });
 
+  it("downsamples a long series from the rollups kept at ingestion, with its extremes", async () => {
+    const job = await newJob();
+    const n = 60_000;
+    const value = (step: number) => (step === 31_337 ? -9 : step === 12 ? 900 : 1 / Math.sqrt(step));
+    for (let from = 1; from <= n; from += 1000) {
+      await appendTrainingEvents(
+        db,
+        job,
+        Array.from({ length: 1000 }, (_, i) => ({
+          kind: "metric" as const,
+          data: { name: "loss", step: from + i, value: value(from + i) },
+        })),
+      );
+    }
+    await appendTrainingEvents(db, job, [{ kind: "metric", data: { name: "val_loss", step: 5, value: 0.5 } }]);
+    const page = await queryMetrics(db, job, { page: 1, limit: 1000, max_points: 2000 });
+    const loss = page.items.filter((p) => p.name === "loss");
+    expect(loss.length).toBeLessThanOrEqual(2000);
+    expect(loss.length).toBeGreaterThan(400);
+    expect(loss[0].step).toBe(1);
+    expect(loss.at(-1)?.step).toBe(n);
+    expect(loss.find((p) => p.step === 31_337)?.value).toBe(-9);
+    expect(loss.find((p) => p.step === 12)?.value).toBe(900);
+    for (let i = 1; i < loss.length; i++) expect(loss[i].step).toBeGreaterThan(loss[i - 1].step);
+    // The short series beside it is answered whole, the exact way.
+    expect(page.items.filter((p) => p.name === "val_loss").map((p) => p.value)).toEqual([0.5]);
+
+    // A restarted run reports some steps again, one of them lower than anything before.
+    await appendTrainingEvents(db, job, [{ kind: "metric", data: { name: "loss", step: 40_000, value: -20 } }]);
+    const after = await queryMetrics(db, job, { name: "loss", page: 1, limit: 1000, max_points: 2000 });
+    expect(after.items.some((p) => p.step === 40_000 && p.value === -20)).toBe(true);
+    expect(after.items.some((p) => p.step === 31_337 && p.value === -9)).toBe(true);
+  });
+
   it("summarises each series", async () => {
     const job = await newJob();
     await appendTrainingEvents(db, job, [

@@ -11,6 +11,7 @@ import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { type TrainingEventKind, trainingEvents, trainingJobs } from "../db/schema/training";
 import { NotFoundError } from "../errors";
+import { type MetricPointRow, mergeRollups, rollUp } from "./metric-rollups";
 
 export interface NewTrainingEvent {
   kind: TrainingEventKind;
@@ -159,18 +160,26 @@ export async function appendTrainingEvents(
         clientId: e.clientId ?? null,
         at: eventTime(e, now),
       }));
+      let stored = rows;
       if (rows.every((row) => row.clientId === null)) {
         // Nothing can conflict: the ids were just reserved.
         await tx.insert(trainingEvents).values(rows);
-        accepted += rows.length;
-        continue;
+      } else {
+        const inserted = await tx
+          .insert(trainingEvents)
+          .values(rows)
+          .onConflictDoNothing({ target: [trainingEvents.jobId, trainingEvents.clientId] })
+          .returning({ seq: trainingEvents.seq });
+        const kept = new Set(inserted.map((i) => i.seq));
+        stored = rows.filter((row) => kept.has(row.seq));
       }
-      const inserted = await tx
-        .insert(trainingEvents)
-        .values(rows)
-        .onConflictDoNothing({ target: [trainingEvents.jobId, trainingEvents.clientId] })
-        .returning({ seq: trainingEvents.seq });
-      accepted += inserted.length;
+      accepted += stored.length;
+      const metrics: MetricPointRow[] = [];
+      for (const row of stored) {
+        if (row.kind === "metric" && row.name !== null && row.step !== null && row.value !== null)
+          metrics.push({ name: row.name, step: row.step, value: row.value, epoch: row.epoch, at: row.at });
+      }
+      if (metrics.length > 0) await mergeRollups(tx as unknown as Db, rollUp(jobId, metrics));
     }
     return { accepted, duplicates: events.length - accepted, lastId: reserved.lastId };
   });

@@ -181,3 +181,39 @@ export const trainingTokens = pgTable(
   },
   (t) => [index("training_tokens_subject_idx").on(t.subjectId)],
 );
+
+/**
+ * Metric series rolled up at ingestion into fixed-width step buckets (widths 256, 4,096 and 65,536),
+ * keeping each bucket's first, last, minimum and maximum point: a downsampled view of a
+ * million-point series reads a few hundred rows instead of scanning the series (M4, as metrics.ts
+ * computes it in SQL for windows and small series).
+ */
+export const trainingMetricRollups = pgTable(
+  "training_metric_rollups",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => trainingJobs.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    width: integer("width").notNull(),
+    bucket: bigint("bucket", { mode: "number" }).notNull(),
+    n: bigint("n", { mode: "number" }).notNull(),
+    firstStep: bigint("first_step", { mode: "number" }).notNull(),
+    firstValue: doublePrecision("first_value").notNull(),
+    firstEpoch: integer("first_epoch"),
+    firstAt: tstz("first_at").notNull(),
+    lastStep: bigint("last_step", { mode: "number" }).notNull(),
+    lastValue: doublePrecision("last_value").notNull(),
+    lastEpoch: integer("last_epoch"),
+    lastAt: tstz("last_at").notNull(),
+    minStep: bigint("min_step", { mode: "number" }).notNull(),
+    minValue: doublePrecision("min_value").notNull(),
+    minEpoch: integer("min_epoch"),
+    minAt: tstz("min_at").notNull(),
+    maxStep: bigint("max_step", { mode: "number" }).notNull(),
+    maxValue: doublePrecision("max_value").notNull(),
+    maxEpoch: integer("max_epoch"),
+    maxAt: tstz("max_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.name, t.width, t.bucket] })],
+);

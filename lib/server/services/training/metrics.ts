@@ -4,10 +4,24 @@
  * downsampling run in SQL: a series of a million points is never loaded whole into Node. The caller has
  * already checked that the job belongs to the user. Timestamps are the events' `at`, ISO 8601 UTC.
  */
-import { and, asc, count, eq, gte, ilike, inArray, isNotNull, lte, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNotNull,
+  lte,
+  notInArray,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
 import { trainingEvents, trainingJobs } from "../../db/schema/training";
+import { rolledUpSeries, seriesExtents } from "../../events/metric-rollups";
 import {
   LOG_LEVELS,
   type logsPageSchema,
@@ -69,8 +83,7 @@ export async function queryMetrics(db: Db, jobId: string, q: MetricsQuery): Prom
     .where(eq(trainingJobs.id, jobId));
   const last_event_id = cursor?.id ?? 0;
   if (q.max_points !== undefined) {
-    const rows = await downsampledPoints(db, where, q.max_points);
-    const items = rows.map(toPoint);
+    const items = (await downsampled(db, jobId, q, q.max_points)).map(toPoint);
     return {
       items,
       total: items.length,
@@ -98,6 +111,31 @@ export async function queryMetrics(db: Db, jobId: string, q: MetricsQuery): Prom
     downsampled: false,
     last_event_id,
   };
+}
+
+/** Series longer than this are downsampled from their rollups when the whole series is asked for. */
+export const ROLLUP_MIN_POINTS = 20_000;
+
+/**
+ * Downsampled points of every series asked for: a whole long series from its rollups (a few hundred
+ * rows, see events/metric-rollups.ts), a step window or a short series with M4 in SQL.
+ */
+async function downsampled(db: Db, jobId: string, q: MetricsQuery, maxPoints: number): Promise<PointRow[]> {
+  if (q.from_step !== undefined || q.to_step !== undefined)
+    return downsampledPoints(db, metricFilter(jobId, q), maxPoints);
+  const extents = await seriesExtents(db, jobId, q.name);
+  const long = extents.filter((e) => e.count > Math.max(ROLLUP_MIN_POINTS, maxPoints));
+  if (long.length === 0) return downsampledPoints(db, metricFilter(jobId, q), maxPoints);
+  const rolled = await rolledUpSeries(db, jobId, long, maxPoints);
+  // The short series the exact way (every stored metric is in the rollups: appendTrainingEvents
+  // folds each one in as it stores it, so the rollups also name every series).
+  const longNames = new Set(long.map((e) => e.name));
+  const short = extents.filter((e) => !longNames.has(e.name)).map((e) => e.name);
+  const rest =
+    short.length > 0
+      ? await downsampledPoints(db, and(metricFilter(jobId, q), inArray(te.name, short)) as SQL, maxPoints)
+      : [];
+  return [...rolled, ...rest].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.step - b.step));
 }
 
 /**
