@@ -84,7 +84,14 @@ async function seedJob(call: ReturnType<typeof client>, projectId: string, point
 async function firstPaint(cookie: string, jobId: string, runs: number): Promise<number[]> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   const url = new URL(BASE);
   const times: number[] = [];
@@ -99,7 +106,10 @@ async function firstPaint(cookie: string, jobId: string, runs: number): Promise<
       );
       const page = await context.newPage();
       await page.goto(`${BASE}/training/${jobId}`, { waitUntil: "commit" });
-      await page.locator('[data-testid="metric-chart"] .recharts-line-curve').first().waitFor({ state: "attached", timeout: 60_000 });
+      await page
+        .locator('[data-testid="metric-chart"] .recharts-line-curve')
+        .first()
+        .waitFor({ state: "attached", timeout: 60_000 });
       times.push(await page.evaluate(() => performance.now()));
       await context.close();
     }
@@ -124,7 +134,8 @@ async function main() {
   await firstPaint(cookie, small.id, 1);
   const base = await firstPaint(cookie, small.id, RUNS);
   const heavy = await firstPaint(cookie, big.id, RUNS);
-  const fmt = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
+  const fmt = (xs: number[]) =>
+    `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
   console.log(`job page, loss chart drawn, ${BASELINE_POINTS.toLocaleString("en")} points: ${fmt(base)}`);
   console.log(`job page, loss chart drawn, ${POINTS.toLocaleString("en")} points: ${fmt(heavy)}`);
   console.log(`ratio: ${(median(heavy) / median(base)).toFixed(2)}×`);

@@ -4,20 +4,7 @@
  * downsampling run in SQL: a series of a million points is never loaded whole into Node. The caller has
  * already checked that the job belongs to the user. Timestamps are the events' `at`, ISO 8601 UTC.
  */
-import {
-  and,
-  asc,
-  count,
-  eq,
-  gte,
-  ilike,
-  inArray,
-  isNotNull,
-  lte,
-  notInArray,
-  type SQL,
-  sql,
-} from "drizzle-orm";
+import { and, asc, count, eq, gte, ilike, inArray, isNotNull, lte, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
 import { trainingEvents, trainingJobs } from "../../db/schema/training";
