@@ -472,7 +472,9 @@ describe("metrics", () => {
         })),
       );
     }
-    await appendTrainingEvents(db, job, [{ kind: "metric", data: { name: "val_loss", step: 5, value: 0.5 } }]);
+    await appendTrainingEvents(db, job, [
+      { kind: "metric", data: { name: "val_loss", step: 5, value: 0.5 } },
+    ]);
     const page = await queryMetrics(db, job, { page: 1, limit: 1000, max_points: 2000 });
     const loss = page.items.filter((p) => p.name === "loss");
     expect(loss.length).toBeLessThanOrEqual(2000);
@@ -486,7 +488,9 @@ describe("metrics", () => {
     expect(page.items.filter((p) => p.name === "val_loss").map((p) => p.value)).toEqual([0.5]);
 
     // A restarted run reports some steps again, one of them lower than anything before.
-    await appendTrainingEvents(db, job, [{ kind: "metric", data: { name: "loss", step: 40_000, value: -20 } }]);
+    await appendTrainingEvents(db, job, [
+      { kind: "metric", data: { name: "loss", step: 40_000, value: -20 } },
+    ]);
     const after = await queryMetrics(db, job, { name: "loss", page: 1, limit: 1000, max_points: 2000 });
     expect(after.items.some((p) => p.step === 40_000 && p.value === -20)).toBe(true);
     expect(after.items.some((p) => p.step === 31_337 && p.value === -9)).toBe(true);
