@@ -1,11 +1,12 @@
 "use client";
 
 import { keepPreviousData } from "@tanstack/react-query";
-import { ChevronLeft, ChevronRight, FileUp, FolderKanban, Plus, Search, Trash2, X } from "lucide-react";
+import { FileUp, FolderKanban, Plus, Search, Trash2, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { Pager } from "@/components/ui/pager";
 import { $api } from "@/lib/api/client";
 import { DeleteProjectsDialog } from "./delete-projects-dialog";
 import { ImportDagDialog } from "./import-dag-dialog";
@@ -186,34 +187,7 @@ export function ProjectsPage() {
             </ul>
           )}
 
-          {data && data.pages > 1 ? (
-            <nav aria-label="Pages" className="mt-6 flex items-center justify-between text-sm text-muted">
-              <span>
-                {(data.page - 1) * data.limit + 1}–{Math.min(data.page * data.limit, data.total)} of{" "}
-                {data.total}
-              </span>
-              <span className="flex items-center gap-2">
-                <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                  <ChevronLeft aria-hidden className="h-4 w-4" /> Previous
-                </Button>
-                <span>
-                  Page {data.page} of {data.pages}
-                </span>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={page >= data.pages}
-                  onClick={() => setPage(page + 1)}
-                >
-                  Next <ChevronRight aria-hidden className="h-4 w-4" />
-                </Button>
-              </span>
-            </nav>
-          ) : data ? (
-            <p className="mt-6 text-sm text-muted">
-              {data.total} project{data.total === 1 ? "" : "s"}
-            </p>
-          ) : null}
+          {data ? <Pager data={data} noun="project" onPage={setPage} className="mt-6" /> : null}
         </>
       )}
 

@@ -1,15 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQueryClient } from "@tanstack/react-query";
-import {
-  ChevronLeft,
-  ChevronRight,
-  FolderKanban,
-  GitCompareArrows,
-  Search,
-  TrendingUp,
-  X,
-} from "lucide-react";
+import { FolderKanban, GitCompareArrows, Search, TrendingUp, X } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useId, useState } from "react";
 import { Alert } from "@/components/ui/alert";
@@ -19,6 +11,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { inputClass } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
+import { Pager } from "@/components/ui/pager";
 import { $api } from "@/lib/api/client";
 import {
   isJobState,
@@ -270,34 +263,7 @@ export function JobsPage() {
             />
           )}
 
-          {data && data.pages > 1 ? (
-            <nav aria-label="Pages" className="mt-4 flex items-center justify-between text-sm text-muted">
-              <span>
-                {(data.page - 1) * data.limit + 1}–{Math.min(data.page * data.limit, data.total)} of{" "}
-                {data.total}
-              </span>
-              <span className="flex items-center gap-2">
-                <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                  <ChevronLeft aria-hidden className="h-4 w-4" /> Previous
-                </Button>
-                <span>
-                  Page {data.page} of {data.pages}
-                </span>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={page >= data.pages}
-                  onClick={() => setPage(page + 1)}
-                >
-                  Next <ChevronRight aria-hidden className="h-4 w-4" />
-                </Button>
-              </span>
-            </nav>
-          ) : data ? (
-            <p className="mt-4 text-sm text-muted">
-              {data.total} job{data.total === 1 ? "" : "s"}
-            </p>
-          ) : null}
+          {data ? <Pager data={data} noun="job" onPage={setPage} className="mt-4" /> : null}
         </>
       )}
     </div>

@@ -133,6 +133,24 @@ describe("managed training runtimes", () => {
     expect(fromArtifact.accuracy).toBeCloseTo(testAccuracy[0].value, 6);
   }, 120_000);
 
+  it("TF.js: the same digits CNN trains on the built-in digits images", async () => {
+    const { user } = await signUpWithKey(app);
+    const run = await runJob(db, receiver, root, {
+      runtime: "tfjs",
+      graph: models.digitsCnn(),
+      config: config({ epochs: 3, batch_size: 32, learning_rate: 0.003 }),
+      datasetId: "builtin-digits",
+      datasetVersionId: "builtin-digits-v1",
+      ownerId: user.id,
+    });
+    expectSucceeded(run);
+    const accuracy = series(run.uploads, "val_accuracy");
+    expect(accuracy).toHaveLength(3);
+    // Three epochs on TF.js's CPU backend: well past chance (10%), short of the PyTorch run's 15 epochs.
+    expect(accuracy.at(-1)?.value).toBeGreaterThanOrEqual(0.9);
+    console.info(`digits CNN (TF.js, 3 epochs): validation accuracy ${accuracy.at(-1)?.value.toFixed(4)}`);
+  }, 180_000);
+
   it("Iris MLP ≥ 93% on PyTorch and TF.js; each exported model reproduces the job's validation accuracy", async () => {
     const irisConfig = config({ epochs: 60, batch_size: 16, learning_rate: 0.01 });
     const runs = await Promise.all(
