@@ -171,6 +171,8 @@ export async function runJob(
     jobId?: string;
     /** Reuse the data directory of an earlier run (resume). */
     dataDir?: string;
+    /** `data_parallel` runs the PyTorch project under torchrun. */
+    strategy?: string;
   },
 ): Promise<JobRun> {
   jobCounter += 1;
@@ -201,6 +203,7 @@ export async function runJob(
     signal: new AbortController().signal,
     timeLimitMs: 170_000,
     onLine: (line) => lines.push(line),
+    strategy: job.strategy,
   });
   const uploads = receiver.uploadsOf(jobId);
   const artifactDir = path.join(workDir, "artifact");

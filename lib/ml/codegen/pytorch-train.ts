@@ -52,7 +52,8 @@ export function generateTrainPy(plan: CodegenPlan): string {
           "        return np.array([int(float(label)) for label in labels], dtype=np.int64)",
           "    except ValueError:",
           "        classes = sorted(set(labels))",
-          '        print(json.dumps({"event": "classes", "classes": classes}), flush=True)',
+          "        if MAIN:",
+          '            print(json.dumps({"event": "classes", "classes": classes}), flush=True)',
           "        index = {name: i for i, name in enumerate(classes)}",
           "        return np.array([index[label] for label in labels], dtype=np.int64)",
         ]
@@ -107,6 +108,12 @@ Each epoch prints one JSON line of metrics and saves <checkpoint-dir>/epoch-<n>.
 epoch. --export-dir writes the best model as model.onnx. With --job, --token and --api,
 status, metrics, logs, checkpoints and the exported model are uploaded to that
 Layerline training job.
+
+Launched by torchrun (python -m torch.distributed.run --nproc_per_node=N train.py ...),
+it trains with DistributedDataParallel: gloo on CPU, nccl on GPUs, each process on
+its shard of the training set with batches of --batch-size / N samples (the global
+batch stays --batch-size); metrics are summed over the processes, and only rank 0
+prints, saves checkpoints, exports and uploads.
 """
 
 from __future__ import annotations
@@ -131,8 +138,10 @@ from typing import Callable
 
 import numpy as np
 import torch
+import torch.distributed as dist
 from torch import nn
-from torch.utils.data import DataLoader, TensorDataset
+from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data import DataLoader, DistributedSampler, Subset, TensorDataset
 
 from model import ${modelImports.join(", ")}
 
@@ -147,6 +156,12 @@ SEED = ${config.seed}
 PROGRESS_INTERVAL = 10.0
 # Arrays of a prepared dataset (--data-dir): little-endian on disk, native in memory.
 ARRAY_DTYPES = {"float32": ("<f4", np.float32), "int32": ("<i4", np.int64)}
+# Set by torchrun (torch.distributed.run); a plain run is one process of rank 0.
+WORLD_SIZE = int(os.environ.get("WORLD_SIZE", "1"))
+RANK = int(os.environ.get("RANK", "0"))
+LOCAL_RANK = int(os.environ.get("LOCAL_RANK", "0"))
+DISTRIBUTED = WORLD_SIZE > 1
+MAIN = RANK == 0
 
 
 class TrainingError(Exception):
@@ -219,10 +234,24 @@ def exit_with_parent() -> None:
     if not parent.isdigit():
         return
 
+    # Under torchrun the worker is a grandparent: watch that it is still alive.
+    direct = os.getppid() == int(parent)
+
+    def gone() -> bool:
+        if direct:
+            return os.getppid() != int(parent)
+        try:
+            os.kill(int(parent), 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
+        return False
+
     def watch() -> None:
         while True:
             time.sleep(1)
-            if os.getppid() != int(parent):
+            if gone():
                 os._exit(3)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
@@ -238,6 +267,9 @@ def seed_everything(seed: int) -> None:
 
 
 def pick_device(name: str) -> torch.device:
+    if DISTRIBUTED and torch.cuda.is_available() and name in ("auto", "cuda"):
+        torch.cuda.set_device(LOCAL_RANK)
+        return torch.device("cuda", LOCAL_RANK)
     if name != "auto":
         return torch.device(name)
     if torch.cuda.is_available():
@@ -261,7 +293,8 @@ class Reporter:
     """
 
     def __init__(self, args: argparse.Namespace) -> None:
-        self.enabled = bool(args.job)
+        # Only rank 0 reports: the other processes of a torchrun launch stay silent.
+        self.enabled = bool(args.job) and MAIN
         self.retries = args.upload_retries
         # After an upload failed every retry, the next ones try once until one gets through.
         self.failing = False
@@ -535,11 +568,24 @@ ${classification ? "    total_loss, samples, correct, compared = 0.0, 0, 0, 0" :
             samples += len(inputs)
 ${accuracyLines.join("\n")}${accuracyLines.length > 0 ? "\n" : ""}            if on_batch is not None:
                 on_batch(batch)
+    if DISTRIBUTED:
+        # Every process saw its shard: the sums over all of them make the global metrics.
+${classification ? "        sums = [total_loss, samples, correct, compared]" : "        sums = [total_loss, samples]"}
+        totals = torch.tensor(sums, dtype=torch.float64, device=device)
+        dist.all_reduce(totals)
+${classification ? "        total_loss, samples, correct, compared = totals.tolist()" : "        total_loss, samples = totals.tolist()"}
 ${
   classification
     ? '    return {"loss": total_loss / samples, "accuracy": correct / compared}'
     : '    return {"loss": total_loss / samples}'
 }
+
+
+def shard(data: TensorDataset):
+    """This process's share of an evaluation split (all of it without torchrun)."""
+    if not DISTRIBUTED:
+        return data
+    return Subset(data, range(RANK, len(data), WORLD_SIZE))
 
 
 def snapshot(model: nn.Module) -> dict[str, torch.Tensor]:
@@ -572,21 +618,27 @@ def train(args: argparse.Namespace, reporter: Reporter) -> dict:
     splits = make_splits(args)
     shuffle = torch.Generator()
     train_set = splits["train"]
+    # torchrun: each process trains on its shard, with an equal share of the global batch.
+    batch_size = max(1, args.batch_size // WORLD_SIZE)
+    sampler = DistributedSampler(train_set, seed=args.seed) if DISTRIBUTED else None
+    shard_size = len(sampler) if sampler is not None else len(train_set)
     train_loader = DataLoader(
         train_set,
-        batch_size=args.batch_size,
-        shuffle=True,
+        batch_size=batch_size,
+        shuffle=sampler is None,
+        sampler=sampler,
         generator=shuffle,
 ${
   hasBatchNorm
     ? py`        # BatchNorm cannot normalise a batch of one sample: drop such a last batch.
-        drop_last=len(train_set) % args.batch_size == 1 and len(train_set) > 1,
+        drop_last=shard_size % batch_size == 1 and shard_size > 1,
 `
     : ""
 }        pin_memory=device.type == "cuda",
     )
+    # Evaluation splits are sharded too (without padding); run_epoch sums over the processes.
     loaders = {
-        name: DataLoader(data, batch_size=args.batch_size)
+        name: DataLoader(shard(data), batch_size=args.batch_size)
         for name, data in splits.items()
         if name != "train"
     }
@@ -607,7 +659,13 @@ ${optimizerLines(plan).join("\n")}
             best_state = snapshot(model)
         if "rng_state" in saved:
             torch.set_rng_state(saved["rng_state"].cpu())
-        print(json.dumps({"event": "resumed", "epoch": saved["epoch"]}), flush=True)
+        if MAIN:
+            print(json.dumps({"event": "resumed", "epoch": saved["epoch"]}), flush=True)
+    # DistributedDataParallel averages the gradients of the processes; evaluation uses the module.
+    net = model
+    if DISTRIBUTED:
+        ids = [device.index] if device.type == "cuda" else None
+        net = DistributedDataParallel(model, device_ids=ids)
 
     args.checkpoint_dir.mkdir(parents=True, exist_ok=True)
     best_path = args.checkpoint_dir / "best.pt"
@@ -617,9 +675,11 @@ ${optimizerLines(plan).join("\n")}
         started = time.perf_counter()
         # Seeded per epoch, so that a resumed run shuffles like an uninterrupted one.
         shuffle.manual_seed(args.seed + epoch)
+        if sampler is not None:
+            sampler.set_epoch(epoch)
         first_step = (epoch - 1) * steps
         on_batch = reporter.progress_every(epoch, args.epochs, first_step, total_steps)
-        metrics = run_epoch(model, train_loader, criterion, device, optimizer, on_batch)
+        metrics = run_epoch(net, train_loader, criterion, device, optimizer, on_batch)
         if "validation" in loaders:
             validation = run_epoch(model, loaders["validation"], criterion, device)
             metrics.update({f"val_{name}": value for name, value in validation.items()})
@@ -632,6 +692,8 @@ ${optimizerLines(plan).join("\n")}
         if improved:
             best, best_epoch, best_state = score, epoch, snapshot(model)
         path = args.checkpoint_dir / f"epoch-{epoch}.pt"
+        if not MAIN:
+            continue  # rank 0 saves, prints and uploads
         torch.save(
             {
                 "epoch": epoch,
@@ -664,9 +726,11 @@ ${optimizerLines(plan).join("\n")}
     if "test" in loaders:
         test = run_epoch(model, loaders["test"], criterion, device)
         final = {f"test_{name}": value for name, value in test.items()}
-        print(json.dumps({"event": "test", "epoch": best_epoch, **final}), flush=True)
+        if MAIN:
+            line = {"event": "test", "epoch": best_epoch, **final}
+            print(json.dumps(line), flush=True)
         reporter.metrics(final, args.epochs, total_steps, "test")
-    if args.export_dir is not None:
+    if args.export_dir is not None and MAIN:
         export_onnx(model, args.export_dir)
         reporter.artifact(args.export_dir)
     return {
@@ -680,6 +744,9 @@ ${optimizerLines(plan).join("\n")}
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     exit_with_parent()
+    if DISTRIBUTED:
+        gpu = torch.cuda.is_available() and args.device in ("auto", "cuda")
+        dist.init_process_group("nccl" if gpu else "gloo")
     reporter = Reporter(args)
     reporter.status("running")
     try:
@@ -696,8 +763,12 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:
         reporter.status("failed", f"{type(error).__name__}: {error}")
         raise
+    finally:
+        if DISTRIBUTED and dist.is_initialized():
+            dist.destroy_process_group()
     reporter.status("succeeded")
-    print(json.dumps(summary), flush=True)
+    if MAIN:
+        print(json.dumps(summary), flush=True)
     return 0
 
 

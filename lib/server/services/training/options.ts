@@ -52,7 +52,7 @@ export function allowedStrategies(user: UserRow): z.infer<typeof strategyListSch
       id: s.id,
       description: s.description,
       allowed: s.feature === null || plan.features[s.feature],
-      available: s.id === "single",
+      available: true,
     })),
   };
 }

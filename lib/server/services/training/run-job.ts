@@ -20,6 +20,7 @@ import { COMPUTE_SECONDS_PER_CREDIT, planOf } from "../../plans";
 import { creditBalance } from "../credits";
 import { copyBlobToFile } from "./blob-files";
 import { executorFor, resolveRuntime } from "./executors";
+import { dataParallelProcs } from "./executors/pytorch";
 import { chargeCompute, finalizeArtifact } from "./finish";
 import { getJobRow } from "./job-rows";
 import { materializeDataset } from "./materialize";
@@ -162,8 +163,11 @@ export async function runTrainingJob(db: Db, jobId: string, ctx: JobContext): Pr
       resumeFrom,
       signal: ctx.signal,
       timeLimitMs,
+      strategy: job.strategy,
     });
-    await chargeCompute(db, job, result.wallSeconds);
+    // A data_parallel job occupies its processes for the whole run: each is charged.
+    const processes = runtime === "pytorch" && job.strategy === "data_parallel" ? dataParallelProcs() : 1;
+    await chargeCompute(db, job, result.wallSeconds * processes);
 
     if (ctx.isCancelled()) {
       const now = await getJobRow(db, jobId);

@@ -13,6 +13,32 @@ export function pythonPath(): string {
   return process.env.LAYERLINE_PYTHON?.trim() || DEFAULT_PYTHON;
 }
 
+/** Processes of a data_parallel job (torchrun --nproc_per_node): LAYERLINE_DATA_PARALLEL_PROCS, default 2. */
+export function dataParallelProcs(): number {
+  const n = Number.parseInt(process.env.LAYERLINE_DATA_PARALLEL_PROCS ?? "", 10);
+  return Number.isFinite(n) && n >= 1 ? n : 2;
+}
+
+/**
+ * The interpreter's arguments: `train.py …`, or for data_parallel the same under torchrun on this
+ * machine (`-m torch.distributed.run --standalone --nproc_per_node=N`; gloo on CPU, nccl on GPUs).
+ */
+export function pythonArgs(strategy: string | undefined, scriptArgs: string[]): string[] {
+  if (strategy !== "data_parallel") return ["train.py", ...scriptArgs];
+  return [
+    "-m",
+    "torch.distributed.run",
+    "--standalone",
+    `--nproc_per_node=${dataParallelProcs()}`,
+    // No redirection (the default), spelt as a mapping: torch 1.13 under Python ≥ 3.11 cannot parse
+    // the default "0" (IntFlag iteration skips NONE) and crashes; a map for local rank 9 means the same.
+    "--redirects=9:0",
+    "--tee=9:0",
+    "train.py",
+    ...scriptArgs,
+  ];
+}
+
 const torchChecks = new Map<string, Promise<boolean>>();
 
 /** Whether `python -c "import torch"` works (cached per interpreter path). */
@@ -43,7 +69,7 @@ export const pytorchExecutor: Executor = {
     await writeProjectFiles(dirs.project, project.files);
     return runProcess({
       command: python,
-      args: ["train.py", ...trainingArgs(req, dirs)],
+      args: pythonArgs(req.strategy, trainingArgs(req, dirs)),
       cwd: dirs.project,
       env: childEnv(
         {

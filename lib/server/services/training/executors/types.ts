@@ -28,6 +28,11 @@ export interface ExecutionRequest {
   timeLimitMs: number;
   /** Each line the program prints on stdout (one JSON record per line). */
   onLine?: (line: string) => void;
+  /**
+   * The job's distribution strategy (STRATEGIES in jobs.ts): `data_parallel` runs the PyTorch
+   * project with torchrun on this machine; absent or `single`, one process.
+   */
+  strategy?: string;
 }
 
 export interface ExecutionResult {
