@@ -21,7 +21,9 @@ import {
 } from "@/lib/training-ui/config-form";
 import { ConfigField } from "./config-fields";
 import { DatasetPicker } from "./dataset-picker";
+import { EstimatePanel } from "./estimate-panel";
 import { JOBS_PATH, jobQuery } from "./keys";
+import { RecipePicker, type TrainingRecipe } from "./recipe-picker";
 import { RuntimePicker } from "./runtime-picker";
 import { SplitInfo } from "./split-info";
 import type { TrainingRuntime } from "./types";
@@ -50,6 +52,7 @@ function TrainForm({
   const [texts, setTexts] = useState<ConfigTexts>(() => initialTexts(projectConfig));
   const [runtime, setRuntime] = useState<TrainingRuntime>("auto");
   const [name, setName] = useState("");
+  const [recipeId, setRecipeId] = useState<string | null>(null);
   /** Fields edited since the server's answer: their server message no longer applies. */
   const [edited, setEdited] = useState<Set<string>>(new Set());
   const idempotency = useRef<{ body: string; key: string } | null>(null);
@@ -74,6 +77,12 @@ function TrainForm({
   const fieldError = (f: string) => typedErrors[f] ?? (edited.has(f) ? undefined : server.fields[f]);
   const outOfCredits = apiError?.status === 402;
 
+  const pickRecipe = (recipe: TrainingRecipe | null) => {
+    setRecipeId(recipe?.id ?? null);
+    setTexts(initialTexts(recipe ? recipe.config : projectConfig));
+    setEdited(new Set(CONFIG_FIELDS.map((f) => f.name)));
+  };
+
   const setText = (field: string, text: string) => {
     setTexts((t) => ({ ...t, [field]: text }));
     setEdited((s) => new Set(s).add(field));
@@ -90,6 +99,7 @@ function TrainForm({
       config,
       runtime,
       strategy: "single",
+      ...(recipeId ? { recipe_id: recipeId } : {}),
     };
     // One key per submitted body: a retry after a lost answer replays; a changed form is a new job.
     const serialized = JSON.stringify(body);
@@ -114,6 +124,7 @@ function TrainForm({
             Your latest changes are not saved: the job would train the diagram as last saved.
           </Alert>
         ) : null}
+        <RecipePicker projectId={projectId} value={recipeId} onPick={pickRecipe} />
         <DatasetPicker
           items={items}
           loading={fit.isPending}
@@ -156,6 +167,13 @@ function TrainForm({
             setEdited((s) => new Set(s).add("runtime"));
           }}
           error={fieldError("runtime")}
+        />
+        <EstimatePanel
+          projectId={projectId}
+          datasetId={dataset?.dataset_id ?? null}
+          datasetVersionId={dataset?.dataset_version_id ?? null}
+          config={config}
+          runtime={runtime}
         />
         <Field
           label="Job name"

@@ -1030,6 +1030,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/training/recipes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Named presets (task, architecture, configuration, base model) offered when starting a job */
+        get: operations["listTrainingRecipes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/training/estimate-resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Parameters, FLOPs, memory, and wall time and credits on this service's runners, before a job starts */
+        post: operations["estimateTrainingResources"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/training/jobs": {
         parameters: {
             query?: never;
@@ -1317,6 +1351,60 @@ export interface paths {
          * @description Events with an `id` already stored count as duplicates and are not stored twice. For an `external` job the first upload starts it and `status` events end it; for managed jobs the worker owns the state. A finished job answers 409.
          */
         post: operations["uploadTrainingEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/training/evaluations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate a job's model on a dataset version and split
+         * @description Queues an evaluation of the job's model artifact (the files a deployment serves, through the manifest's preprocessing) on a split of a dataset version: by default the job's own dataset and version, and its test split when the version has one, else validation. Classification gives accuracy, per-class precision/recall/F1, a confusion matrix and ROC curves; regression MSE, MAE and R². The job must have succeeded with an artifact (else 409); language models cannot be evaluated yet (422).
+         */
+        post: operations["createEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/training/evaluations/{evaluation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an evaluation (its state, metrics and result) */
+        get: operations["getEvaluation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/training/jobs/{job_id}/evaluations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a job's evaluations (newest first, at most 100) */
+        get: operations["listJobEvaluations"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2203,6 +2291,98 @@ export interface components {
                 available: boolean;
             }[];
         };
+        TrainingRecipeList: {
+            items: components["schemas"]["TrainingRecipe"][];
+        };
+        TrainingRecipe: {
+            id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            task: "classification" | "regression" | "image_classification" | "language_modeling";
+            graph: components["schemas"]["ArchitectureGraph"];
+            config: components["schemas"]["TrainingJobConfig"];
+            /** @description The built-in dataset the recipe was made for */
+            dataset_id: string;
+            /** @description A pretrained model to start from (none yet) */
+            base_model_id: string | null;
+            /** @description Whether the recipe's task is the project's (null without project_id) */
+            fits_project: boolean | null;
+        };
+        TrainingJobConfig: {
+            epochs: number;
+            batch_size: number;
+            learning_rate: number;
+            /** @enum {string} */
+            optimizer: "adam" | "adamw" | "sgd" | "rmsprop";
+            weight_decay: number;
+            seed: number;
+            validation_split: number;
+        };
+        TrainingEstimate: {
+            params: number;
+            /** @description Forward FLOPs of one sample (analyzeGraph) */
+            flops_per_sample: number;
+            /** @description epochs × FLOPs/sample × (3 × training samples + validation samples) */
+            training_flops: number;
+            train_samples: number | null;
+            validation_samples: number | null;
+            steps_per_epoch: number | null;
+            /** @description float32 training memory for the configured batch size */
+            memory: {
+                weights_bytes: number;
+                gradients_bytes: number;
+                /** @description Adam/AdamW 2× the weights, RMSprop 1×, SGD 0 */
+                optimizer_bytes: number;
+                /** @description Every layer's output × batch size × 4 bytes, × 2 for the backward pass */
+                activations_bytes: number;
+                total_bytes: number;
+            };
+            /** @enum {string} */
+            runtime: "pytorch" | "tfjs" | "external";
+            /** @description Wall time on this service's runner (null for external jobs, without a dataset, or without a calibration) */
+            seconds: number | null;
+            /** @description seconds ÷ compute seconds per credit */
+            credits: number | null;
+            /** @description seconds = (start + epochs × (steps × step_seconds + epoch_seconds) + training FLOPs ÷ FLOP/s) × factor; the coefficients are measured on the runner by a micro-benchmark (torch: a tiny and a wide MLP, a checkpoint save) */
+            calibration: {
+                /** @enum {string} */
+                source: "measured_jobs" | "microbenchmark";
+                /** @description Succeeded jobs of this runtime that were compared */
+                jobs: number;
+                /** @description Median of measured ÷ modelled seconds over those jobs (1 from the micro-benchmark) */
+                factor: number;
+                start_seconds: number;
+                step_seconds: number;
+                epoch_seconds: number;
+                flops_per_second: number;
+            } | null;
+        };
+        TrainingEstimateRequest: {
+            project_id: string;
+            version_id?: string;
+            /** @description Without a dataset there is no sample count: no time or credits, only size and memory */
+            dataset_id?: string;
+            dataset_version_id?: string;
+            config?: components["schemas"]["TrainingJobConfigInput"];
+            runtime?: components["schemas"]["TrainingRuntime"];
+        };
+        /** @description Training configuration; omitted fields take the project's values. epochs 1–1000, batch_size 1–1024, learning_rate in (0, 1]. */
+        TrainingJobConfigInput: {
+            epochs?: number;
+            batch_size?: number;
+            learning_rate?: number;
+            /** @enum {string} */
+            optimizer?: "adam" | "adamw" | "sgd" | "rmsprop";
+            weight_decay?: number;
+            seed?: number;
+            validation_split?: number;
+        };
+        /**
+         * @description auto: PyTorch where the worker has it, else TensorFlow.js; pytorch; tfjs; external: your own hardware (the service never executes it and learns its progress from uploaded events).
+         * @enum {string}
+         */
+        TrainingRuntime: "auto" | "pytorch" | "tfjs" | "external";
         TrainingJob: {
             /** @example job_3kTq9x */
             id: string;
@@ -2255,21 +2435,6 @@ export interface components {
          * @enum {string}
          */
         TrainingState: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "timed_out";
-        /**
-         * @description auto: PyTorch where the worker has it, else TensorFlow.js; pytorch; tfjs; external: your own hardware (the service never executes it and learns its progress from uploaded events).
-         * @enum {string}
-         */
-        TrainingRuntime: "auto" | "pytorch" | "tfjs" | "external";
-        TrainingJobConfig: {
-            epochs: number;
-            batch_size: number;
-            learning_rate: number;
-            /** @enum {string} */
-            optimizer: "adam" | "adamw" | "sgd" | "rmsprop";
-            weight_decay: number;
-            seed: number;
-            validation_split: number;
-        };
         TrainingStatusChange: {
             status: components["schemas"]["TrainingState"];
             /** Format: date-time */
@@ -2300,17 +2465,6 @@ export interface components {
             /** @default single */
             strategy: string;
             recipe_id?: string;
-        };
-        /** @description Training configuration; omitted fields take the project's values. epochs 1–1000, batch_size 1–1024, learning_rate in (0, 1]. */
-        TrainingJobConfigInput: {
-            epochs?: number;
-            batch_size?: number;
-            learning_rate?: number;
-            /** @enum {string} */
-            optimizer?: "adam" | "adamw" | "sgd" | "rmsprop";
-            weight_decay?: number;
-            seed?: number;
-            validation_split?: number;
         };
         TrainingJobPage: {
             items: components["schemas"]["TrainingJob"][];
@@ -2444,6 +2598,81 @@ export interface components {
                 /** @description Your id for the event: an event whose id was already stored counts as a duplicate */
                 id?: string;
             })[];
+        };
+        Evaluation: {
+            /** @example eval_9xK2m */
+            id: string;
+            job_id: string;
+            dataset_id: string;
+            dataset_version_id: string;
+            split: components["schemas"]["EvaluationSplit"];
+            state: components["schemas"]["EvaluationState"];
+            reason: string | null;
+            /** @description Classification: accuracy, macro_precision, macro_recall, macro_f1, roc_auc (binary: of the positive class; else the mean one-vs-rest AUC). Regression: mse, rmse, mae, r2. */
+            metrics: {
+                [key: string]: number;
+            };
+            result: components["schemas"]["EvaluationResult"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        /**
+         * @description The rows evaluated: a split of the dataset version (as the job used it), or all of them.
+         * @enum {string}
+         */
+        EvaluationSplit: "train" | "validation" | "test" | "all";
+        /**
+         * @description queued → running → succeeded | failed
+         * @enum {string}
+         */
+        EvaluationState: "queued" | "running" | "succeeded" | "failed";
+        EvaluationResult: {
+            /** @enum {string} */
+            kind: "classification";
+            rows: number;
+            labels: string[];
+            /** @description confusion_matrix[i][j]: rows of true class labels[i] predicted as labels[j] */
+            confusion_matrix: number[][];
+            per_class: components["schemas"]["EvaluationClassMetrics"][];
+            /** @description Binary: the positive class only; otherwise one curve per class (one-vs-rest) */
+            roc: components["schemas"]["EvaluationRocCurve"][];
+        } | {
+            /** @enum {string} */
+            kind: "regression";
+            rows: number;
+        } | null;
+        EvaluationClassMetrics: {
+            label: string;
+            precision: number;
+            recall: number;
+            f1: number;
+            support: number;
+        };
+        EvaluationRocCurve: {
+            /** @description The positive class (one-vs-rest) */
+            label: string;
+            auc: number;
+            /** @description At most 200 points */
+            points: {
+                fpr: number;
+                tpr: number;
+            }[];
+        };
+        CreateEvaluation: {
+            /** @example job_3kTq9x */
+            job_id: string;
+            /** @description Default: the dataset the job trained on. */
+            dataset_id?: string;
+            /** @description Default: the job's version when the dataset is the job's, else the dataset's current version. */
+            dataset_version_id?: string;
+            split?: components["schemas"]["EvaluationSplit"] & unknown;
+        };
+        EvaluationList: {
+            items: components["schemas"]["Evaluation"][];
         };
     };
     responses: never;
@@ -6798,6 +7027,152 @@ export interface operations {
             };
         };
     };
+    listTrainingRecipes: {
+        parameters: {
+            query?: {
+                /** @description With a project: `fits_project` says whether each recipe's task is the project model's */
+                project_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recipes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingRecipeList"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    estimateTrainingResources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrainingEstimateRequest"];
+            };
+        };
+        responses: {
+            /** @description The estimate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingEstimate"];
+                };
+            };
+            /** @description Malformed request body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listTrainingJobs: {
         parameters: {
             query?: {
@@ -8119,6 +8494,211 @@ export interface operations {
             };
             /** @description Validation failed */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createEvaluation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEvaluation"];
+            };
+        };
+        responses: {
+            /** @description The queued evaluation */
+            202: {
+                headers: {
+                    /** @description The evaluation's URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Evaluation"];
+                };
+            };
+            /** @description Malformed request body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the resource's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEvaluation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evaluation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Evaluation"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listJobEvaluations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job's evaluations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationList"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

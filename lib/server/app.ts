@@ -9,6 +9,7 @@ import { accountRouter } from "./routes/account/account.index";
 import { authRouter } from "./routes/auth/auth.index";
 import { codegenRouter } from "./routes/codegen/codegen.index";
 import { datasetsRouter } from "./routes/datasets/datasets.index";
+import { evaluationsRouter } from "./routes/evaluations/evaluations.index";
 import { healthRouter } from "./routes/health/health.index";
 import { projectsRouter } from "./routes/projects/projects.index";
 import { trainingRouter } from "./routes/training/training.index";
@@ -40,6 +41,11 @@ export const OPENAPI_INFO = {
       description:
         "Training jobs on PyTorch, TensorFlow.js or your own hardware: live event streams, metrics, logs, checkpoints and model artifacts",
     },
+    {
+      name: "Evaluations",
+      description:
+        "A job's model measured on a dataset split: accuracy, per-class metrics, confusion matrix and ROC curves, or MSE, MAE and R²",
+    },
   ],
 };
 
@@ -69,7 +75,8 @@ export function createApp(opts: { maxRequestBytes?: number } = {}) {
     .route("/", projectsRouter)
     .route("/", datasetsRouter)
     .route("/", codegenRouter)
-    .route("/", trainingRouter);
+    .route("/", trainingRouter)
+    .route("/", evaluationsRouter);
 
   registerSecuritySchemes(app);
   app.doc31("/api/v1/openapi.json", OPENAPI_INFO);

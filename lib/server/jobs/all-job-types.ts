@@ -8,4 +8,5 @@
  */
 import "../services/codegen-job";
 import "../services/datasets/dataset-jobs";
+import "../services/evaluations/evaluate-job";
 import "../services/training/run-job";

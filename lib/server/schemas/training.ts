@@ -7,6 +7,7 @@ import { OPTIMIZERS } from "../../ml/graph-types";
 import { TRAINING_RUNTIMES, TRAINING_STATES } from "../db/schema/training";
 import { pathParam } from "../http/openapi";
 import { pageQuerySchema } from "../http/paging";
+import { graphApiSchema } from "../routes/projects/projects.schemas";
 
 const dateTime = () => z.string().openapi({ format: "date-time" });
 
@@ -403,3 +404,92 @@ export const strategyListSchema = z
     ),
   })
   .openapi("TrainingStrategyList");
+
+export const recipeQuerySchema = z.object({
+  project_id: z.string().min(1).max(64).optional().openapi({
+    description: "With a project: `fits_project` says whether each recipe's task is the project model's",
+  }),
+});
+
+export const recipeSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    task: z.enum(["classification", "regression", "image_classification", "language_modeling"]),
+    graph: graphApiSchema,
+    config: jobConfigSchema,
+    dataset_id: z.string().openapi({ description: "The built-in dataset the recipe was made for" }),
+    base_model_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "A pretrained model to start from (none yet)" }),
+    fits_project: z.boolean().nullable().openapi({
+      description: "Whether the recipe's task is the project's (null without project_id)",
+    }),
+  })
+  .openapi("TrainingRecipe");
+
+export const recipeListSchema = z.object({ items: z.array(recipeSchema) }).openapi("TrainingRecipeList");
+
+export const estimateBodySchema = z
+  .object({
+    project_id: z.string().min(1).max(64),
+    version_id: z.string().min(1).max(64).optional(),
+    dataset_id: z.string().min(1).max(64).optional().openapi({
+      description: "Without a dataset there is no sample count: no time or credits, only size and memory",
+    }),
+    dataset_version_id: z.string().min(1).max(64).optional(),
+    config: jobConfigInputSchema.optional(),
+    runtime: trainingRuntimeSchema.optional(),
+  })
+  .strict()
+  .openapi("TrainingEstimateRequest");
+
+export const estimateSchema = z
+  .object({
+    params: z.number().int(),
+    flops_per_sample: z.number().openapi({ description: "Forward FLOPs of one sample (analyzeGraph)" }),
+    training_flops: z.number().openapi({
+      description: "epochs × FLOPs/sample × (3 × training samples + validation samples)",
+    }),
+    train_samples: z.number().int().nullable(),
+    validation_samples: z.number().int().nullable(),
+    steps_per_epoch: z.number().int().nullable(),
+    memory: z
+      .object({
+        weights_bytes: z.number(),
+        gradients_bytes: z.number(),
+        optimizer_bytes: z.number().openapi({ description: "Adam/AdamW 2× the weights, RMSprop 1×, SGD 0" }),
+        activations_bytes: z.number().openapi({
+          description: "Every layer's output × batch size × 4 bytes, × 2 for the backward pass",
+        }),
+        total_bytes: z.number(),
+      })
+      .openapi({ description: "float32 training memory for the configured batch size" }),
+    runtime: z.enum(["pytorch", "tfjs", "external"]),
+    seconds: z.number().nullable().openapi({
+      description:
+        "Wall time on this service's runner (null for external jobs, without a dataset, or without a calibration)",
+    }),
+    credits: z.number().nullable().openapi({ description: "seconds ÷ compute seconds per credit" }),
+    calibration: z
+      .object({
+        source: z.enum(["measured_jobs", "microbenchmark"]),
+        jobs: z.number().int().openapi({ description: "Succeeded jobs of this runtime that were compared" }),
+        factor: z.number().openapi({
+          description: "Median of measured ÷ modelled seconds over those jobs (1 from the micro-benchmark)",
+        }),
+        start_seconds: z.number(),
+        step_seconds: z.number(),
+        epoch_seconds: z.number(),
+        flops_per_second: z.number(),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "seconds = (start + epochs × (steps × step_seconds + epoch_seconds) + training FLOPs ÷ FLOP/s) × factor; " +
+          "the coefficients are measured on the runner by a micro-benchmark (torch: a tiny and a wide MLP, a checkpoint save)",
+      }),
+  })
+  .openapi("TrainingEstimate");

@@ -3,11 +3,13 @@ import { ConflictError, ForbiddenError, NotFoundError } from "../../errors";
 import { lastEventIdFrom, trainingEventStream } from "../../events/sse";
 import { currentUser } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
+import * as estimate from "../../services/training/estimate";
 import * as ingest from "../../services/training/ingest";
 import { findOwnedJob, getJobRow } from "../../services/training/job-rows";
 import * as jobs from "../../services/training/jobs";
 import * as metrics from "../../services/training/metrics";
 import * as options from "../../services/training/options";
+import * as recipes from "../../services/training/recipes";
 import { isTerminal } from "../../services/training/state";
 import { mintStreamToken, mintUploadToken } from "../../services/training/tokens";
 import type * as r from "./training.routes";
@@ -176,3 +178,10 @@ export const listTrainingRuntimes: RouteHandler<typeof r.listTrainingRuntimes, A
 
 export const listAllowedStrategies: RouteHandler<typeof r.listAllowedStrategies, AppEnv> = async (c) =>
   c.json(options.allowedStrategies(currentUser(c)), 200);
+
+export const listTrainingRecipes: RouteHandler<typeof r.listTrainingRecipes, AppEnv> = async (c) =>
+  c.json(await recipes.listRecipes(c.get("db"), currentUser(c), c.req.valid("query").project_id), 200);
+
+export const estimateTrainingResources: RouteHandler<typeof r.estimateTrainingResources, AppEnv> = async (
+  c,
+) => c.json(await estimate.estimateResources(c.get("db"), currentUser(c), c.req.valid("json")), 200);

@@ -15,6 +15,8 @@ import {
   createJobBodySchema,
   datasetFitListSchema,
   datasetFitQuerySchema,
+  estimateBodySchema,
+  estimateSchema,
   jobIdParams,
   listJobsQuerySchema,
   logsPageSchema,
@@ -22,6 +24,8 @@ import {
   metricsPageSchema,
   metricsQuerySchema,
   metricsSummaryResponseSchema,
+  recipeListSchema,
+  recipeQuerySchema,
   runtimeListSchema,
   strategyListSchema,
   streamQuerySchema,
@@ -390,4 +394,27 @@ export const listAllowedStrategies = createRoute({
   summary: "Distribution strategies and whether the caller's plan allows each",
   ...auth,
   responses: { 200: jsonContent(strategyListSchema, "The strategies"), ...errors(401, 403) },
+});
+
+export const listTrainingRecipes = createRoute({
+  method: "get",
+  path: "/api/v1/training/recipes",
+  operationId: "listTrainingRecipes",
+  tags,
+  summary: "Named presets (task, architecture, configuration, base model) offered when starting a job",
+  ...auth,
+  request: { query: recipeQuerySchema },
+  responses: { 200: jsonContent(recipeListSchema, "The recipes"), ...errors(401, 403, 404, 422) },
+});
+
+export const estimateTrainingResources = createRoute({
+  method: "post",
+  path: "/api/v1/training/estimate-resources",
+  operationId: "estimateTrainingResources",
+  tags,
+  summary:
+    "Parameters, FLOPs, memory, and wall time and credits on this service's runners, before a job starts",
+  ...auth,
+  request: { body: jsonBody(estimateBodySchema) },
+  responses: { 200: jsonContent(estimateSchema, "The estimate"), ...errors(400, 401, 403, 404, 422) },
 });

@@ -7,6 +7,7 @@ import { and, count, desc, eq, ilike, inArray, or, type SQL, sql } from "drizzle
 import { type CodegenTarget, validateForCodegen } from "../../../ml/codegen";
 import { stringifyDag, toDag } from "../../../ml/dag-format";
 import type { TrainingConfig } from "../../../ml/graph-types";
+import { findRecipe, RECIPES } from "../../../ml/recipes";
 import type { Db } from "../../db/client";
 import { trainingCheckpoints, trainingJobs } from "../../db/schema";
 import {
@@ -46,7 +47,8 @@ export const STRATEGIES = [
   { id: "single", description: "One process (GPU when the runner has one)", feature: null },
   {
     id: "data_parallel",
-    description: "DistributedDataParallel over several processes (torchrun)",
+    description:
+      "DistributedDataParallel over several processes of one machine (torchrun; gloo on CPU, nccl on GPUs)",
     feature: "distributed_training",
   },
 ] as const;
@@ -72,7 +74,7 @@ async function datasetVersionFor(
   return { id: ref.row.id, name: ref.row.name, versionId: chosen };
 }
 
-function checkStrategy(user: UserRow, strategy: string): void {
+function checkStrategy(user: UserRow, strategy: string, runtime: CreateJobInput["runtime"]): void {
   const known = STRATEGIES.find((s) => s.id === strategy);
   if (!known)
     throw new ValidationError(`Unknown strategy "${strategy}".`, [
@@ -83,9 +85,9 @@ function checkStrategy(user: UserRow, strategy: string): void {
     throw new PaymentRequiredError(
       `The ${plan.name} plan does not include the "${strategy}" strategy; see GET /training/allowed-strategies.`,
     );
-  if (strategy !== "single")
-    throw new ValidationError(`The "${strategy}" strategy is not available on this server yet.`, [
-      { path: "body.strategy", message: "Use single" },
+  if (strategy === "data_parallel" && runtime !== "pytorch" && runtime !== "auto")
+    throw new ValidationError(`The "${strategy}" strategy runs the PyTorch project with torchrun.`, [
+      { path: "body.runtime", message: "Use pytorch (or auto) with data_parallel" },
     ]);
 }
 
@@ -102,7 +104,11 @@ export async function createTrainingJob(
   user: UserRow,
   input: CreateJobInput,
 ): Promise<TrainingJobView> {
-  checkStrategy(user, input.strategy);
+  checkStrategy(user, input.strategy, input.runtime);
+  if (input.recipe_id !== undefined && !findRecipe(input.recipe_id))
+    throw new ValidationError(`Unknown recipe "${input.recipe_id}".`, [
+      { path: "body.recipe_id", message: `One of: ${RECIPES.map((r) => r.id).join(", ")}` },
+    ]);
   const arch = await architectureOf(db, user.id, input.project_id, input.version_id);
   const config: TrainingConfig = { ...arch.config, ...input.config };
   const target: CodegenTarget = input.runtime === "tfjs" ? "tfjs" : "pytorch";

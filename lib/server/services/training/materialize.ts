@@ -875,3 +875,63 @@ export async function materializeDataset(
     ? materializeText(v, planned.columns, model.io, input.config, input.dir)
     : materializeTable(v, planned.columns, model.io, input.config, input.dir);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Evaluation
+
+/** Raw rows of one split of a dataset version, as a user would send them to a deployment. */
+export interface EvaluationRows {
+  /** Objects keyed by raw feature name: numbers (null when missing), categories as strings. */
+  instances: Record<string, number | string | null>[];
+  /** The target of each row: a class name (classification) or a number (regression). */
+  targets: (string | number)[];
+}
+
+/**
+ * The raw rows of a split, for evaluations (services/evaluations): the job's columns (its
+ * preprocessing), rows with a target, and the version's explicit split or the seeded random split
+ * this job's configuration gives, exactly as materializeTable made it. Tables only.
+ */
+export async function readEvaluationRows(
+  db: Db,
+  input: {
+    ownerId: string;
+    datasetId: string;
+    datasetVersionId: string;
+    preprocessing: Preprocessing;
+    config: TrainingConfig;
+    split: SplitName | "all";
+  },
+): Promise<EvaluationRows> {
+  const p = input.preprocessing;
+  if (p.task === "language_modeling" || !p.target)
+    throw new ValidationError("Only table datasets (classification and regression) can be evaluated.");
+  const v = await resolveVersion(db, input.ownerId, input.datasetId, input.datasetVersionId);
+  const classification = p.labels !== null;
+  const read = await readTable(v, [
+    ...p.raw_features.map((f) => ({
+      name: f.name,
+      as: f.type === "number" ? ("number" as const) : ("string" as const),
+    })),
+    { name: p.target, as: classification ? "string" : "number" },
+  ]);
+  const targetValues = read.values[read.values.length - 1];
+  const kept: number[] = [];
+  for (let r = 0; r < read.rows; r++) {
+    const t = targetValues[r];
+    if (typeof t === "number" ? Number.isFinite(t) : t !== null && t !== undefined) kept.push(r);
+  }
+  const split = splitRows(kept, v.splits, input.config);
+  const rows = input.split === "all" ? kept : split[input.split];
+  return {
+    instances: rows.map((r) => {
+      const instance: Record<string, number | string | null> = {};
+      p.raw_features.forEach((f, k) => {
+        const x = read.values[k][r];
+        instance[f.name] = typeof x === "number" ? (Number.isFinite(x) ? x : null) : (x ?? null);
+      });
+      return instance;
+    }),
+    targets: rows.map((r) => targetValues[r] as string | number),
+  };
+}

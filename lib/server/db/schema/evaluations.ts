@@ -1,0 +1,53 @@
+import { sql } from "drizzle-orm";
+import { check, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import type { EvaluationResult } from "../../services/evaluations/types";
+import { users } from "./accounts";
+import { timestamps, tstz } from "./columns";
+import { trainingJobs } from "./training";
+
+/**
+ * Evaluations of a job's model artifact on a dataset version and split (issue 13). Computed by a
+ * `training.evaluate` task of the durable jobs table (`runner_task_id`) from the same artifact a
+ * deployment serves; `metrics` holds the headline numbers, `result` the tables and curves.
+ */
+export const EVALUATION_SPLITS = ["train", "validation", "test", "all"] as const;
+export type EvaluationSplit = (typeof EVALUATION_SPLITS)[number];
+export const EVALUATION_STATES = ["queued", "running", "succeeded", "failed"] as const;
+export type EvaluationState = (typeof EVALUATION_STATES)[number];
+
+export const trainingEvaluations = pgTable(
+  "training_evaluations",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    jobId: text("job_id")
+      .notNull()
+      .references(() => trainingJobs.id, { onDelete: "cascade" }),
+    datasetId: text("dataset_id").notNull(),
+    datasetVersionId: text("dataset_version_id").notNull(),
+    split: text("split", { enum: EVALUATION_SPLITS }).notNull(),
+    state: text("state", { enum: EVALUATION_STATES }).notNull().default("queued"),
+    /** Why the evaluation failed; null otherwise. */
+    reason: text("reason"),
+    runnerTaskId: text("runner_task_id"),
+    /** Headline metrics: name → value (accuracy, macro_f1, roc_auc, mse, mae, r2…). */
+    metrics: jsonb("metrics").$type<Record<string, number>>().notNull().default({}),
+    result: jsonb("result").$type<EvaluationResult | null>(),
+    startedAt: tstz("started_at"),
+    finishedAt: tstz("finished_at"),
+    ...timestamps(),
+  },
+  (t) => [
+    index("training_evaluations_job_created_idx").on(t.jobId, t.createdAt),
+    index("training_evaluations_owner_idx").on(t.ownerId),
+    check(
+      "training_evaluations_state_check",
+      sql`${t.state} in ('queued', 'running', 'succeeded', 'failed')`,
+    ),
+    check("training_evaluations_split_check", sql`${t.split} in ('train', 'validation', 'test', 'all')`),
+  ],
+);
+
+export type TrainingEvaluationRow = typeof trainingEvaluations.$inferSelect;

@@ -1,0 +1,161 @@
+/**
+ * The `training.evaluate` task: loads a job's model artifact from the blob store exactly as a
+ * deployment would (artifact-reader.ts: onnxruntime-node or TF.js, the manifest's preprocessing
+ * applied to raw instances), predicts the raw rows of the evaluation's split in batches, and stores
+ * the metrics (metrics.ts). A failure is recorded on the evaluation with its reason.
+ */
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import { type TrainingEvaluationRow, type TrainingJobRow, trainingEvaluations } from "../../db/schema";
+import { ConflictError, DomainError, ValidationError } from "../../errors";
+import { defineJobType, type JobContext } from "../../jobs/registry";
+import {
+  type LoadedArtifact,
+  loadArtifact,
+  type ModelManifest,
+  type Prediction,
+} from "../training/artifact-reader";
+import { copyBlobToFile } from "../training/blob-files";
+import { getJobRow } from "../training/job-rows";
+import { readEvaluationRows } from "../training/materialize";
+import {
+  accuracyOf,
+  confusionMatrix,
+  macroAverages,
+  meanAuc,
+  perClassMetrics,
+  regressionMetrics,
+  rocCurves,
+} from "./metrics";
+import type { EvaluationResult } from "./types";
+
+/** Rows predicted per call of the model. */
+const BATCH_ROWS = 512;
+
+export const evaluateJobType = defineJobType({
+  type: "training.evaluate",
+  payload: z.object({ evaluation_id: z.string().min(1) }),
+  async run(payload, ctx) {
+    const [row] = await ctx.db
+      .select()
+      .from(trainingEvaluations)
+      .where(eq(trainingEvaluations.id, payload.evaluation_id));
+    if (!row || row.state === "succeeded" || row.state === "failed") return { skipped: true };
+    await setState(ctx.db, row.id, { state: "running", startedAt: new Date(), reason: null });
+    try {
+      const job = await getJobRow(ctx.db, row.jobId);
+      if (!job?.artifactManifest) throw new ConflictError("The job's model artifact is gone.");
+      const { metrics, result } = await evaluate(ctx, row, job);
+      await setState(ctx.db, row.id, { state: "succeeded", metrics, result, finishedAt: new Date() });
+      return { rows: result.rows };
+    } catch (err) {
+      if (ctx.isCancelled()) throw err;
+      const reason =
+        err instanceof DomainError
+          ? err.message
+          : `The evaluation failed: ${err instanceof Error ? err.message : String(err)}`;
+      await setState(ctx.db, row.id, {
+        state: "failed",
+        reason: reason.slice(0, 2000),
+        finishedAt: new Date(),
+      });
+      return { failed: true };
+    }
+  },
+});
+
+async function setState(db: Db, id: string, values: Partial<typeof trainingEvaluations.$inferInsert>) {
+  await db
+    .update(trainingEvaluations)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(trainingEvaluations.id, id));
+}
+
+/** Copies the artifact files into a temporary directory and loads them with artifact-reader. */
+async function loadJobArtifact(job: TrainingJobRow, dir: string): Promise<LoadedArtifact> {
+  const files: Record<string, string> = {};
+  for (const f of job.artifactFiles) {
+    if (f.name === "manifest.json") continue;
+    const file = path.join(dir, path.basename(f.name));
+    if (!(await copyBlobToFile(f.blob_key, file)))
+      throw new ConflictError(`The artifact file ${f.name} is missing from storage.`);
+    files[f.name] = file;
+  }
+  return loadArtifact({ manifest: job.artifactManifest as unknown as ModelManifest, files });
+}
+
+async function evaluate(
+  ctx: JobContext,
+  row: TrainingEvaluationRow,
+  job: TrainingJobRow,
+): Promise<{ metrics: Record<string, number>; result: EvaluationResult }> {
+  if (!job.preprocessing) throw new ValidationError("The job recorded no preprocessing.");
+  const data = await readEvaluationRows(ctx.db, {
+    ownerId: row.ownerId,
+    datasetId: row.datasetId,
+    datasetVersionId: row.datasetVersionId,
+    preprocessing: job.preprocessing,
+    config: job.config,
+    split: row.split,
+  });
+  if (data.instances.length === 0)
+    throw new ValidationError(`The ${row.split} split of this dataset version has no rows.`);
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "layerline-eval-"));
+  let model: LoadedArtifact | null = null;
+  try {
+    model = await loadJobArtifact(job, dir);
+    const predictions: Prediction[] = [];
+    for (let start = 0; start < data.instances.length; start += BATCH_ROWS) {
+      if (ctx.isCancelled()) throw new Error("cancelled");
+      predictions.push(...(await model.predict(data.instances.slice(start, start + BATCH_ROWS))));
+      await ctx.reportProgress(predictions.length / data.instances.length);
+    }
+    return summarize(model.manifest, data.targets, predictions);
+  } finally {
+    await model?.dispose();
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Predictions and targets → the stored metrics and result. */
+export function summarize(
+  manifest: ModelManifest,
+  targets: readonly (string | number)[],
+  predictions: readonly Prediction[],
+): { metrics: Record<string, number>; result: EvaluationResult } {
+  const rows = targets.length;
+  if (manifest.output.kind === "value") {
+    const predicted = predictions.map((p) => ("value" in p ? p.value : Number.NaN));
+    const m = regressionMetrics(targets as number[], predicted);
+    return { metrics: { ...m, rows }, result: { kind: "regression", rows } };
+  }
+  const labels = Object.keys((predictions[0] as { probabilities: Record<string, number> }).probabilities);
+  const index = new Map(labels.map((l, k) => [l, k] as const));
+  const truth = targets.map((t) => index.get(String(t)) ?? -1);
+  const classified = predictions as { label: string; probabilities: Record<string, number> }[];
+  const predicted = classified.map((p) => index.get(p.label) ?? -1);
+  const matrix = confusionMatrix(truth, predicted, labels.length);
+  const perClass = perClassMetrics(matrix, labels);
+  const macro = macroAverages(perClass);
+  const roc = rocCurves(
+    classified.map((p) => labels.map((l) => p.probabilities[l] ?? 0)),
+    truth,
+    labels,
+  );
+  const auc = meanAuc(roc);
+  return {
+    metrics: {
+      accuracy: accuracyOf(matrix),
+      macro_precision: macro.precision,
+      macro_recall: macro.recall,
+      macro_f1: macro.f1,
+      ...(auc === null ? {} : { roc_auc: auc }),
+      rows,
+    },
+    result: { kind: "classification", rows, labels, confusion_matrix: matrix, per_class: perClass, roc },
+  };
+}
