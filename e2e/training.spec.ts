@@ -43,8 +43,20 @@ test("train the Iris MLP live, cancel and restart a long job, compare both, dele
   await iris.check();
   await expect(dialog.getByTestId("split-info")).toContainText("120 training and 30 validation rows");
 
-  // Live range checks; the start button waits for a valid configuration.
+  // The estimate: parameters, memory, and time and credits calibrated on the runner.
+  const estimate = dialog.getByRole("region", { name: "Estimate" });
+  await expect(estimate).toContainText("Parameters", { timeout: 60_000 });
+  await expect(estimate.getByText(/^~\d+ (s|min)$/)).toBeVisible({ timeout: 60_000 });
+
+  // A recipe fills the configuration; "None" brings the project's settings back.
   const epochs = dialog.getByLabel("Epochs", { exact: true });
+  const recipe = dialog.getByLabel("Recipe");
+  await recipe.selectOption({ label: "Tabular classifier (MLP)" });
+  await expect(epochs).toHaveValue("60");
+  await expect(dialog.getByLabel("Learning rate")).toHaveValue("0.01");
+  await recipe.selectOption({ label: "None: the project's training settings" });
+
+  // Live range checks; the start button waits for a valid configuration.
   await expect(epochs).toHaveValue("50");
   await epochs.fill("0");
   await expect(dialog.getByText("Must be between 1 and 1000")).toBeVisible();
