@@ -18,7 +18,7 @@ export interface Recipe {
   config: TrainingConfig;
   /** The built-in dataset the configuration was tuned on. */
   dataset_id: string;
-  /** A pretrained model to start from (the base-model catalog comes later): null for now. */
+  /** A base model of the catalog (data/catalog) made for the same task and data, or null. */
   base_model_id: string | null;
 }
 
@@ -79,7 +79,7 @@ export const RECIPES: readonly Recipe[] = [
     ]).graph,
     config: cfg({ epochs: 15, batch_size: 32, learning_rate: 0.003, optimizer: "adam" }),
     dataset_id: "builtin-digits",
-    base_model_id: null,
+    base_model_id: "digits-cnn-0-4",
   },
   {
     id: "char-lstm-lm",
@@ -94,7 +94,7 @@ export const RECIPES: readonly Recipe[] = [
     ]).graph,
     config: cfg({ epochs: 10, batch_size: 64, learning_rate: 0.01, optimizer: "adam" }),
     dataset_id: "builtin-declaration",
-    base_model_id: null,
+    base_model_id: "char-lstm-declaration",
   },
 ];
 

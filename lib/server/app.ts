@@ -7,6 +7,7 @@ import { handleError, problemResponse } from "./http/problem";
 import { requestId } from "./http/request-id";
 import { accountRouter } from "./routes/account/account.index";
 import { authRouter } from "./routes/auth/auth.index";
+import { catalogRouter } from "./routes/catalog/catalog.index";
 import { codegenRouter } from "./routes/codegen/codegen.index";
 import { datasetsRouter } from "./routes/datasets/datasets.index";
 import { evaluationsRouter } from "./routes/evaluations/evaluations.index";
@@ -46,6 +47,11 @@ export const OPENAPI_INFO = {
       description:
         "A job's model measured on a dataset split: accuracy, per-class metrics, confusion matrix and ROC curves, or MSE, MAE and R²",
     },
+    {
+      name: "Base models",
+      description:
+        "The curated base-model catalog: small models pretrained offline from data shipped with the service, to fine-tune",
+    },
   ],
 };
 
@@ -76,7 +82,8 @@ export function createApp(opts: { maxRequestBytes?: number } = {}) {
     .route("/", datasetsRouter)
     .route("/", codegenRouter)
     .route("/", trainingRouter)
-    .route("/", evaluationsRouter);
+    .route("/", evaluationsRouter)
+    .route("/", catalogRouter);
 
   registerSecuritySchemes(app);
   app.doc31("/api/v1/openapi.json", OPENAPI_INFO);

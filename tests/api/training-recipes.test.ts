@@ -28,8 +28,20 @@ describe("training recipes", () => {
     expect(all.status, all.text).toBe(200);
     const ids = all.json.items.map((r: { id: string }) => r.id);
     expect(ids).toEqual(["tabular-mlp-classifier", "tabular-mlp-regression", "digits-cnn", "char-lstm-lm"]);
+    const baseModels = Object.fromEntries(
+      all.json.items.map((r: { id: string; base_model_id: string | null }) => [r.id, r.base_model_id]),
+    );
+    expect(baseModels).toEqual({
+      "tabular-mlp-classifier": null,
+      "tabular-mlp-regression": null,
+      "digits-cnn": "digits-cnn-0-4",
+      "char-lstm-lm": "char-lstm-declaration",
+    });
+    const catalog = await call(app, "GET", "/api/v1/foundation-catalog", { key });
+    const catalogIds = catalog.json.items.map((m: { id: string }) => m.id);
     for (const r of all.json.items) {
-      expect(r).toMatchObject({ base_model_id: null, fits_project: null });
+      if (r.base_model_id !== null) expect(catalogIds).toContain(r.base_model_id);
+      expect(r).toMatchObject({ fits_project: null });
       expect(r.graph.nodes.length).toBeGreaterThan(2);
       expect(r.config.epochs).toBeGreaterThan(0);
     }

@@ -49,9 +49,27 @@ export interface BaseModelEntry {
     rows: number;
   };
   /** Measured figures on held-out data (e.g. accuracy, loss, perplexity) and what they were measured on. */
-  evaluation: { split: string; rows: number; metrics: Record<string, number> };
+  evaluation: {
+    split: string;
+    rows: number;
+    metrics: Record<string, number>;
+    /** The epoch whose weights were kept (lowest validation loss), and its validation figures. */
+    best_epoch?: number;
+    validation?: { rows: number; metrics: Record<string, number> };
+  };
   weights: BaseModelWeights;
   built_with: { script: string; seed: number; torch: string };
+  /** Samples of each split it was pretrained with (test: the held-out rows of `evaluation`). */
+  splits?: { train: number; validation: number; test: number };
+  /**
+   * How raw inputs were encoded for pretraining (the training job's preprocessing steps, e.g. the
+   * pixel scale, the standardisation statistics, the character vocabulary and window length).
+   */
+  preprocessing?: {
+    input_shape: number[];
+    input_dtype: "float32" | "int64";
+    steps: ({ kind: string } & Record<string, unknown>)[];
+  };
 }
 
 export interface BaseModelCatalog {

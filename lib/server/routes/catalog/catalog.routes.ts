@@ -1,0 +1,39 @@
+import { createRoute } from "@hono/zod-openapi";
+import { credentials } from "../../http/credentials";
+import { errors, jsonContent, security } from "../../http/openapi";
+import {
+  baseModelListSchema,
+  baseModelParams,
+  baseModelSchema,
+  catalogQuerySchema,
+} from "../../schemas/catalog";
+
+const tags = ["Base models"];
+const userCreds = ["api_key", "session"] as const;
+const auth = { security: security([...userCreds]), middleware: [credentials([...userCreds])] };
+
+export const listFoundationCatalog = createRoute({
+  method: "get",
+  path: "/api/v1/foundation-catalog",
+  operationId: "listFoundationCatalog",
+  tags,
+  summary: "List curated base models for fine-tuning",
+  description:
+    "Models pretrained offline from data shipped with the service (reproducibly, seeded): architecture, " +
+    "parameter count, input and output, licence, training data with attribution, measured held-out figures " +
+    "and the SHA-256 of the weights. `task` filters.",
+  ...auth,
+  request: { query: catalogQuerySchema },
+  responses: { 200: jsonContent(baseModelListSchema, "The base models"), ...errors(401, 403, 422) },
+});
+
+export const getFoundationCatalogModel = createRoute({
+  method: "get",
+  path: "/api/v1/foundation-catalog/{base_model_id}",
+  operationId: "getFoundationCatalogModel",
+  tags,
+  summary: "Get one base model of the catalog",
+  ...auth,
+  request: { params: baseModelParams },
+  responses: { 200: jsonContent(baseModelSchema, "The base model"), ...errors(401, 403, 404, 422) },
+});

@@ -1,0 +1,49 @@
+/** GET /foundation-catalog: the catalog's entries as the API shows them (no file paths). */
+import type { BaseModelEntry } from "../../../ml/catalog/types";
+import { NotFoundError } from "../../errors";
+import { paged } from "../../http/paging";
+import type { BaseModelView, CatalogQuery } from "../../schemas/catalog";
+import { findBaseModel, listBaseModels } from "./base-models";
+
+export function baseModelView(m: BaseModelEntry): BaseModelView {
+  return {
+    id: m.id,
+    name: m.name,
+    task: m.task,
+    description: m.description,
+    architecture: m.graph,
+    config: m.config,
+    parameter_count: m.params,
+    input: m.input,
+    output: m.output,
+    features: m.features,
+    labels: m.labels,
+    num_labels: m.labels?.length ?? null,
+    vocab: m.vocab,
+    vocab_size: m.vocab?.length ?? null,
+    head: m.head,
+    license: m.license,
+    training_data: m.training_data,
+    evaluation: {
+      split: m.evaluation.split,
+      rows: m.evaluation.rows,
+      metrics: m.evaluation.metrics,
+      best_epoch: m.evaluation.best_epoch ?? null,
+      validation: m.evaluation.validation ?? null,
+    },
+    weights: { format: m.weights.format, bytes: m.weights.bytes, sha256: m.weights.sha256 },
+    built_with: m.built_with,
+  };
+}
+
+export function listCatalog(q: CatalogQuery) {
+  const all = listBaseModels().filter((m) => q.task === undefined || m.task === q.task);
+  const start = (q.page - 1) * q.limit;
+  return paged(all.slice(start, start + q.limit).map(baseModelView), all.length, q);
+}
+
+export function getCatalogModel(id: string): BaseModelView {
+  const m = findBaseModel(id);
+  if (!m) throw new NotFoundError("Base model");
+  return baseModelView(m);
+}
