@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { SearchX } from "lucide-react";
 import Link from "next/link";
+import { EvaluationsCard } from "@/components/evaluations/evaluations-card";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ApiError } from "@/lib/api/client";
@@ -63,6 +64,7 @@ export function JobPage({ jobId }: { jobId: string }) {
         <MetricsPanel jobId={jobId} live={active} />
         <div className="grid items-start gap-6 lg:grid-cols-3">
           <div className="min-w-0 space-y-6 lg:col-span-2">
+            <EvaluationsCard job={data} />
             <LogPanel jobId={jobId} live={active} />
             <CheckpointsCard jobId={jobId} />
             <ArtifactCard job={data} />

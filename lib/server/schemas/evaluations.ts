@@ -17,7 +17,10 @@ export const evaluationStateSchema = z.enum(EVALUATION_STATES).openapi("Evaluati
 
 export const createEvaluationBodySchema = z
   .object({
-    job_id: z.string().min(1).max(64).openapi({ example: "job_3kTq9x" }),
+    job_id: z.string().min(1).max(64).openapi({
+      example: "job_3kTq9x",
+      description: "A training job, or a fine-tuning run (a run's id is its job's id)",
+    }),
     dataset_id: z.string().min(1).max(64).optional().openapi({
       description: "Default: the dataset the job trained on.",
     }),
@@ -66,7 +69,28 @@ export const evaluationResultSchema = z
         description: "Binary: the positive class only; otherwise one curve per class (one-vs-rest)",
       }),
     }),
-    z.object({ kind: z.literal("regression"), rows: z.number().int() }),
+    z.object({
+      kind: z.literal("regression"),
+      rows: z.number().int(),
+      target: z.string().nullable(),
+      points: z
+        .array(z.object({ actual: z.number(), predicted: z.number() }))
+        .optional()
+        .openapi({ description: "At most 500 (actual, predicted) pairs, evenly spaced by row" }),
+    }),
+    z.object({
+      kind: z.literal("language_modeling"),
+      rows: z
+        .number()
+        .int()
+        .openapi({ description: "Windows evaluated, each predicting the next character" }),
+      characters: z.number().int(),
+      unknown_characters: z.number().int().openapi({
+        description: "Characters outside the model's vocabulary (skipped, as serving skips them)",
+      }),
+      vocabulary_size: z.number().int(),
+      sequence_length: z.number().int(),
+    }),
   ])
   .openapi("EvaluationResult");
 
@@ -82,7 +106,10 @@ export const evaluationSchema = z
     metrics: z.record(z.string(), z.number()).openapi({
       description:
         "Classification: accuracy, macro_precision, macro_recall, macro_f1, roc_auc (binary: of the positive " +
-        "class; else the mean one-vs-rest AUC). Regression: mse, rmse, mae, r2.",
+        "class; else the mean one-vs-rest AUC). Regression: mse, rmse, mae, r2. Language models: loss " +
+        "(mean next-character cross-entropy, natural log), perplexity (exp(loss)), bits_per_character, " +
+        "accuracy (next character). Every kind: rows; classification on another dataset also " +
+        "rows_with_unknown_class (rows of a class the model cannot output, counted as errors).",
     }),
     result: evaluationResultSchema.nullable(),
     created_at: dateTime(),

@@ -23,8 +23,11 @@ export const createEvaluation = createRoute({
     "Queues an evaluation of the job's model artifact (the files a deployment serves, through the manifest's " +
     "preprocessing) on a split of a dataset version: by default the job's own dataset and version, and its " +
     "test split when the version has one, else validation. Classification gives accuracy, per-class " +
-    "precision/recall/F1, a confusion matrix and ROC curves; regression MSE, MAE and R². The job must have " +
-    "succeeded with an artifact (else 409); language models cannot be evaluated yet (422).",
+    "precision/recall/F1, a confusion matrix and ROC curves; regression MSE, MAE and R²; character language " +
+    "models the next-character loss, perplexity (exp of the loss) and accuracy. The job must have succeeded " +
+    "with an artifact (else 409); asking for a test split the version does not have is a 422. A dataset " +
+    "that does not fit the model (missing columns, a table for a text model) ends the evaluation `failed` " +
+    "with the reason. Poll GET …/evaluations/{evaluation_id} until it is succeeded or failed.",
   ...auth,
   request: { body: jsonBody(createEvaluationBodySchema) },
   responses: {

@@ -2,7 +2,10 @@
  * The `training.evaluate` task: loads a job's model artifact from the blob store exactly as a
  * deployment would (artifact-reader.ts: onnxruntime-node or TF.js, the manifest's preprocessing
  * applied to raw instances), predicts the raw rows of the evaluation's split in batches, and stores
- * the metrics (metrics.ts). A failure is recorded on the evaluation with its reason.
+ * the metrics (metrics.ts). A character language model is scored on the split's text windows
+ * (text-rows.ts) from its raw logits: next-character loss, perplexity and accuracy. A failure (the
+ * dataset lacks the model's columns, a table for a text model…) is recorded on the evaluation with
+ * its reason.
  */
 import fsp from "node:fs/promises";
 import os from "node:os";
@@ -21,16 +24,22 @@ import {
 } from "../training/artifact-reader";
 import { copyBlobToFile } from "../training/blob-files";
 import { getJobRow } from "../training/job-rows";
-import { readEvaluationRows } from "../training/materialize";
+import { readEvaluationRows, resolveVersion } from "../training/materialize";
+import type { Preprocessing, PreprocessingStep } from "../training/types";
 import {
   accuracyOf,
+  addTokenLosses,
   confusionMatrix,
+  languageModelMetrics,
   macroAverages,
   meanAuc,
   perClassMetrics,
   regressionMetrics,
   rocCurves,
+  samplePairs,
+  type TokenLossTotals,
 } from "./metrics";
+import { readTextWindows } from "./text-rows";
 import type { EvaluationResult } from "./types";
 
 /** Rows predicted per call of the model. */
@@ -88,12 +97,12 @@ async function loadJobArtifact(job: TrainingJobRow, dir: string): Promise<Loaded
   return loadArtifact({ manifest: job.artifactManifest as unknown as ModelManifest, files });
 }
 
-async function evaluate(
-  ctx: JobContext,
-  row: TrainingEvaluationRow,
-  job: TrainingJobRow,
-): Promise<{ metrics: Record<string, number>; result: EvaluationResult }> {
+type Summary = { metrics: Record<string, number>; result: EvaluationResult };
+
+async function evaluate(ctx: JobContext, row: TrainingEvaluationRow, job: TrainingJobRow): Promise<Summary> {
   if (!job.preprocessing) throw new ValidationError("The job recorded no preprocessing.");
+  if (job.preprocessing.task === "language_modeling") return evaluateLanguageModel(ctx, row, job);
+  await checkColumns(ctx.db, row, job.preprocessing);
   const data = await readEvaluationRows(ctx.db, {
     ownerId: row.ownerId,
     datasetId: row.datasetId,
@@ -121,6 +130,91 @@ async function evaluate(
   }
 }
 
+/** Fails with the missing columns' names when the version lacks any of the job's raw columns. */
+async function checkColumns(db: Db, row: TrainingEvaluationRow, p: Preprocessing): Promise<void> {
+  const v = await resolveVersion(db, row.ownerId, row.datasetId, row.datasetVersionId);
+  if (v.schema.format === "text")
+    throw new ValidationError(
+      "This model reads a table of features: evaluate it on a table dataset, not a text.",
+    );
+  const have = new Set(v.schema.columns.map((c) => c.name));
+  const features = p.raw_features.map((f) => f.name).filter((name) => !have.has(name));
+  const target = p.target !== null && !have.has(p.target) ? [p.target] : [];
+  if (features.length === 0 && target.length === 0) return;
+  const quote = (names: string[]) => names.map((n) => `“${n}”`).join(", ");
+  const parts = [
+    ...(features.length > 0
+      ? [`the feature column${features.length === 1 ? "" : "s"} ${quote(features)}`]
+      : []),
+    ...(target.length > 0 ? [`the target column ${quote(target)}`] : []),
+  ];
+  throw new ValidationError(
+    `This dataset version lacks ${parts.join(" and ")} that the model was trained on; it needs ${quote(
+      p.raw_features.map((f) => f.name),
+    )}${p.target ? ` and the target ${quote([p.target])}` : ""}.`,
+  );
+}
+
+/**
+ * A character language model: the split's text in windows of the model's sequence length, run
+ * through the artifact's raw outputs (logits), scored by next-character cross-entropy as training
+ * scores val_loss; perplexity is exp(loss).
+ */
+async function evaluateLanguageModel(
+  ctx: JobContext,
+  row: TrainingEvaluationRow,
+  job: TrainingJobRow,
+): Promise<Summary> {
+  const manifest = job.artifactManifest as unknown as ModelManifest;
+  const tokens = manifest.input.preprocessing.find(
+    (s): s is Extract<PreprocessingStep, { kind: "char_tokens" }> => s.kind === "char_tokens",
+  );
+  if (!tokens) throw new ValidationError("The model's manifest records no character vocabulary.");
+  const windows = await readTextWindows(ctx.db, {
+    ownerId: row.ownerId,
+    datasetId: row.datasetId,
+    datasetVersionId: row.datasetVersionId,
+    config: job.config,
+    split: row.split,
+    vocabulary: tokens.vocabulary,
+    sequenceLength: tokens.sequence_length,
+  });
+  if (windows.rows === 0)
+    throw new ValidationError(
+      `The ${row.split} split of this dataset version is shorter than one window of ${tokens.sequence_length} characters.`,
+    );
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "layerline-eval-"));
+  let model: LoadedArtifact | null = null;
+  try {
+    model = await loadJobArtifact(job, dir);
+    const T = windows.sequenceLength;
+    const totals: TokenLossTotals = { lossSum: 0, correct: 0, tokens: 0 };
+    for (let start = 0; start < windows.rows; start += BATCH_ROWS) {
+      if (ctx.isCancelled()) throw new Error("cancelled");
+      const { x, y } = windows.batch(start, BATCH_ROWS);
+      const count = y.length;
+      const logits = await model.run({ count, values: x });
+      addTokenLosses(totals, logits, logits.length / count, y);
+      await ctx.reportProgress((start + count) / windows.rows);
+    }
+    const m = languageModelMetrics(totals);
+    return {
+      metrics: { ...m, rows: windows.rows },
+      result: {
+        kind: "language_modeling",
+        rows: windows.rows,
+        characters: windows.characters,
+        unknown_characters: windows.unknownCharacters,
+        vocabulary_size: tokens.vocabulary.length,
+        sequence_length: T,
+      },
+    };
+  } finally {
+    await model?.dispose();
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Predictions and targets → the stored metrics and result. */
 export function summarize(
   manifest: ModelManifest,
@@ -131,7 +225,15 @@ export function summarize(
   if (manifest.output.kind === "value") {
     const predicted = predictions.map((p) => ("value" in p ? p.value : Number.NaN));
     const m = regressionMetrics(targets as number[], predicted);
-    return { metrics: { ...m, rows }, result: { kind: "regression", rows } };
+    return {
+      metrics: { ...m, rows },
+      result: {
+        kind: "regression",
+        rows,
+        target: manifest.output.target,
+        points: samplePairs(targets as number[], predicted),
+      },
+    };
   }
   const labels = Object.keys((predictions[0] as { probabilities: Record<string, number> }).probabilities);
   const index = new Map(labels.map((l, k) => [l, k] as const));
@@ -147,9 +249,14 @@ export function summarize(
     labels,
   );
   const auc = meanAuc(roc);
+  // Rows whose true class the model cannot output (another dataset) are not in the matrix, but they
+  // are errors all the same: accuracy counts them.
+  const unknown = truth.filter((t) => t < 0).length;
+  const inMatrix = rows - unknown;
   return {
     metrics: {
-      accuracy: accuracyOf(matrix),
+      accuracy: rows > 0 ? (accuracyOf(matrix) * inMatrix) / rows : 0,
+      ...(unknown > 0 ? { rows_with_unknown_class: unknown } : {}),
       macro_precision: macro.precision,
       macro_recall: macro.recall,
       macro_f1: macro.f1,

@@ -1,6 +1,7 @@
 /**
  * Evaluations (issue 13): a job's model artifact measured on a dataset version and split. Creating
- * one checks the job (the caller's, succeeded, with an artifact of a table model) and queues a
+ * one checks the job (the caller's, succeeded, with an artifact and recorded preprocessing) and the
+ * split (a test split must exist), and queues a
  * `training.evaluate` task (evaluate-job.ts); reading is owner-scoped (another account's → 404).
  */
 import { and, desc, eq } from "drizzle-orm";
@@ -63,15 +64,17 @@ export async function createEvaluation(
     throw new ConflictError(
       `The job has no model to evaluate (${job.state}): evaluations need a succeeded job with a model artifact.`,
     );
-  const task = job.preprocessing?.task ?? null;
-  if (!job.preprocessing || task === "language_modeling")
+  if (!job.preprocessing)
     throw new ValidationError(
-      task === "language_modeling"
-        ? "Evaluating language models (loss and perplexity) is not supported yet; evaluate classification or regression models."
-        : "The job recorded no preprocessing (an external job that prepared its own data), so its model cannot be evaluated on a dataset.",
+      "The job recorded no preprocessing (an external job that prepared its own data), so its model cannot be evaluated on a dataset.",
     );
   const target = await resolveTarget(db, ownerId, job, input);
   const split = input.split ?? (target.hasTest ? "test" : "validation");
+  if (split === "test" && !target.hasTest)
+    throw new ValidationError(
+      "This dataset version has no test split: evaluate on validation, train or all (or give the version an explicit test split).",
+      [{ path: "body.split", message: "This dataset version has no test split." }],
+    );
   const id = newId("eval");
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   accuracyOf,
+  addTokenLosses,
   confusionMatrix,
   downsampleCurve,
+  languageModelMetrics,
   macroAverages,
   meanAuc,
   perClassMetrics,
@@ -10,6 +12,7 @@ import {
   regressionMetrics,
   rocCurve,
   rocCurves,
+  samplePairs,
   trapezoidAuc,
 } from "./metrics";
 
@@ -129,5 +132,32 @@ describe("regression and language-model metrics", () => {
     expect(perplexity([Math.log(4), Math.log(4)])).toBeCloseTo(4);
     expect(perplexity([0])).toBe(1);
     expect(perplexity([])).toBeNaN();
+  });
+});
+
+describe("next-token losses", () => {
+  it("matches log-softmax cross-entropy by hand, perplexity = exp(loss)", () => {
+    // Row 0: logits [0, ln 3] → p(1) = 3/4, target 1; row 1: uniform over 2, target 0 (a tie: argmax 0).
+    const totals = addTokenLosses({ lossSum: 0, correct: 0, tokens: 0 }, [0, Math.log(3), 5, 5], 2, [1, 0]);
+    const m = languageModelMetrics(totals);
+    expect(m.loss).toBeCloseTo((-Math.log(3 / 4) + Math.log(2)) / 2);
+    expect(m.perplexity).toBeCloseTo(Math.exp(m.loss));
+    expect(m.bits_per_character).toBeCloseTo(m.loss / Math.LN2);
+    expect(m.accuracy).toBe(1);
+    expect(languageModelMetrics({ lossSum: 0, correct: 0, tokens: 0 })).toMatchObject({
+      loss: 0,
+      accuracy: 0,
+    });
+  });
+
+  it("samples at most max pairs, evenly", () => {
+    const a = Array.from({ length: 1000 }, (_, i) => i);
+    const s = samplePairs(a, a, 100);
+    expect(s).toHaveLength(100);
+    expect(s[1]).toEqual({ actual: 10, predicted: 10 });
+    expect(samplePairs([1, 2], [3, 4])).toEqual([
+      { actual: 1, predicted: 3 },
+      { actual: 2, predicted: 4 },
+    ]);
   });
 });

@@ -154,3 +154,73 @@ export function perplexity(losses: readonly number[]): number {
   if (losses.length === 0) return Number.NaN;
   return Math.exp(losses.reduce((a, b) => a + b, 0) / losses.length);
 }
+
+/** Running next-token cross-entropy (natural log, softmax over every logit) and accuracy. */
+export interface TokenLossTotals {
+  /** Sum of −log p(target) over the tokens seen. */
+  lossSum: number;
+  /** Tokens whose most likely class was the target. */
+  correct: number;
+  tokens: number;
+}
+
+/**
+ * Adds a batch of logits (count × width, row-major) with each row's target class to `totals`: the
+ * same loss as training's cross_entropy (log-softmax over all outputs, unused classes included).
+ */
+export function addTokenLosses(
+  totals: TokenLossTotals,
+  logits: ArrayLike<number>,
+  width: number,
+  targets: ArrayLike<number>,
+): TokenLossTotals {
+  for (let i = 0; i < targets.length; i++) {
+    const offset = i * width;
+    let max = Number.NEGATIVE_INFINITY;
+    let best = 0;
+    for (let k = 0; k < width; k++) {
+      const v = logits[offset + k];
+      if (v > max) {
+        max = v;
+        best = k;
+      }
+    }
+    let sum = 0;
+    for (let k = 0; k < width; k++) sum += Math.exp(logits[offset + k] - max);
+    const target = targets[i];
+    totals.lossSum += Math.log(sum) + max - logits[offset + target];
+    if (best === target) totals.correct += 1;
+    totals.tokens += 1;
+  }
+  return totals;
+}
+
+/** Mean loss, perplexity (exp of the mean loss), bits per character and next-token accuracy. */
+export function languageModelMetrics(totals: TokenLossTotals): {
+  loss: number;
+  perplexity: number;
+  bits_per_character: number;
+  accuracy: number;
+} {
+  const loss = ratio(totals.lossSum, totals.tokens);
+  return {
+    loss,
+    perplexity: Math.exp(loss),
+    bits_per_character: loss / Math.LN2,
+    accuracy: ratio(totals.correct, totals.tokens),
+  };
+}
+
+/** At most `max` (actual, predicted) pairs for a scatter plot, evenly spaced by row. */
+export function samplePairs(
+  actual: readonly number[],
+  predicted: readonly number[],
+  max = 500,
+): { actual: number; predicted: number }[] {
+  const n = Math.min(actual.length, predicted.length);
+  const take = Math.min(n, max);
+  return Array.from({ length: take }, (_, k) => {
+    const i = take === n ? k : Math.floor((k * n) / take);
+    return { actual: actual[i], predicted: predicted[i] };
+  });
+}

@@ -36,4 +36,22 @@ export type EvaluationResult =
       /** Binary: one curve (the positive class, labels[1]); otherwise one per class. */
       roc: RocCurve[];
     }
-  | { kind: "regression"; rows: number };
+  | {
+      kind: "regression";
+      rows: number;
+      /** The target's name, when the model recorded it. */
+      target: string | null;
+      /** At most 500 (actual, predicted) pairs, evenly spaced by row, for a scatter plot. */
+      points?: { actual: number; predicted: number }[];
+    }
+  | {
+      kind: "language_modeling";
+      /** Windows evaluated (each predicts the character after it). */
+      rows: number;
+      /** Characters of the evaluated text. */
+      characters: number;
+      /** Of those, characters outside the model's vocabulary (skipped, as serving skips them). */
+      unknown_characters: number;
+      vocabulary_size: number;
+      sequence_length: number;
+    };

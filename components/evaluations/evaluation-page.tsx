@@ -1,0 +1,179 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { ChevronRight, Loader2, SearchX } from "lucide-react";
+import Link from "next/link";
+import { errorMessage } from "@/components/training/error-message";
+import { jobQuery } from "@/components/training/keys";
+import { Alert } from "@/components/ui/alert";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { $api, ApiError } from "@/lib/api/client";
+import { formatCount } from "@/lib/datasets-ui/format";
+import { headlines, isFinished, splitLabel } from "@/lib/evaluations-ui/present";
+import { ConfusionMatrix } from "./confusion-matrix";
+import { EvaluationStateBadge } from "./evaluation-state-badge";
+import { evaluationQuery } from "./keys";
+import { LanguageModelCard } from "./language-model-card";
+import { MetricTiles } from "./metric-tiles";
+import { OtherSplits } from "./other-splits";
+import { PerClassTable } from "./per-class-table";
+import { RegressionChart } from "./regression-chart";
+import { ResidualsChart } from "./residuals-chart";
+import { RocChart } from "./roc-chart";
+import type { Evaluation } from "./types";
+
+function DatasetName({ id }: { id: string }) {
+  const dataset = $api.useQuery("get", "/api/v1/datasets/{dataset_id}", {
+    params: { path: { dataset_id: id } },
+  });
+  return <>{dataset.data?.name ?? id}</>;
+}
+
+function Results({ evaluation }: { evaluation: Evaluation }) {
+  const result = evaluation.result;
+  if (!result) return null;
+  const metrics = evaluation.metrics;
+  return (
+    <div className="space-y-6">
+      <MetricTiles items={headlines(result.kind, metrics)} />
+      {result.kind === "classification" ? (
+        <div className="grid items-start gap-6 lg:grid-cols-5">
+          <div className="min-w-0 space-y-6 lg:col-span-3">
+            <ConfusionMatrix labels={result.labels} matrix={result.confusion_matrix} />
+            <PerClassTable
+              perClass={result.per_class}
+              macro={{
+                precision: metrics.macro_precision,
+                recall: metrics.macro_recall,
+                f1: metrics.macro_f1,
+              }}
+            />
+          </div>
+          <div className="min-w-0 lg:col-span-2">
+            <RocChart curves={result.roc} />
+          </div>
+        </div>
+      ) : result.kind === "regression" ? (
+        <div className="grid items-start gap-6 lg:grid-cols-2">
+          <RegressionChart result={result} />
+          <ResidualsChart result={result} />
+        </div>
+      ) : (
+        <LanguageModelCard result={result} />
+      )}
+    </div>
+  );
+}
+
+/**
+ * /training/evaluations/[id]: follows the evaluation until it has finished, then shows its figures:
+ * headline metrics, and by kind the confusion matrix, ROC curves and per-class table, the predicted
+ * against actual plot, or the language model's loss and perplexity; and "Evaluate on another split".
+ */
+export function EvaluationPage({ evaluationId }: { evaluationId: string }) {
+  const evaluation = useQuery(evaluationQuery(evaluationId));
+  const jobId = evaluation.data?.job_id;
+  const job = useQuery({ ...jobQuery(jobId ?? ""), enabled: jobId !== undefined });
+
+  if (evaluation.isPending) {
+    return (
+      <p className="py-16 text-center text-sm text-muted" role="status">
+        Loading the evaluation…
+      </p>
+    );
+  }
+  if (evaluation.isError) {
+    const missing = evaluation.error instanceof ApiError && evaluation.error.status === 404;
+    return (
+      <div className="max-w-3xl">
+        <EmptyState
+          icon={SearchX}
+          title={missing ? "No such evaluation" : "Could not load the evaluation"}
+          action={
+            <Link href="/training" className={buttonClass("secondary")}>
+              All training jobs
+            </Link>
+          }
+        >
+          {missing
+            ? "It may have been deleted, or it belongs to another account."
+            : errorMessage(evaluation.error)}
+        </EmptyState>
+      </div>
+    );
+  }
+  const e = evaluation.data;
+  const finished = isFinished(e.state);
+  const otherVersion = job.data && e.dataset_version_id !== job.data.dataset_version_id;
+  return (
+    <div className="max-w-7xl space-y-6">
+      <header className="space-y-3">
+        <nav aria-label="Breadcrumb" className="flex items-center gap-1 text-sm text-muted">
+          <Link href="/training" className="hover:text-fg hover:underline">
+            Training
+          </Link>
+          <ChevronRight aria-hidden className="h-3.5 w-3.5" />
+          <Link
+            href={`/training/${encodeURIComponent(e.job_id)}`}
+            className="truncate hover:text-fg hover:underline"
+          >
+            {job.data?.name ?? e.job_id}
+          </Link>
+          <ChevronRight aria-hidden className="h-3.5 w-3.5" />
+          <span aria-current="page" className="text-fg">
+            Evaluation
+          </span>
+        </nav>
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="text-2xl font-semibold tracking-tight">{splitLabel(e.split)} split</h1>
+          <EvaluationStateBadge state={e.state} />
+        </div>
+        <p className="text-sm text-muted">
+          <Link
+            href={`/datasets/${encodeURIComponent(e.dataset_id)}`}
+            className="text-accent underline underline-offset-2"
+          >
+            <DatasetName id={e.dataset_id} />
+          </Link>
+          {otherVersion
+            ? ` · version ${e.dataset_version_id}`
+            : job.data
+              ? " · the version the job trained on"
+              : ""}
+          {e.metrics.rows !== undefined
+            ? ` · ${formatCount(e.metrics.rows)} ${e.result?.kind === "language_modeling" ? "windows" : "rows"}`
+            : ""}
+          {job.data?.artifact
+            ? ` · ${job.data.artifact.format === "onnx" ? "ONNX" : "TensorFlow.js"} model`
+            : ""}
+          {e.finished_at ? (
+            <>
+              {" · finished "}
+              <time dateTime={e.finished_at}>{new Date(e.finished_at).toLocaleString()}</time>
+            </>
+          ) : null}
+        </p>
+      </header>
+
+      {!finished ? (
+        <div
+          className="flex items-center gap-3 rounded-lg border border-border bg-panel px-5 py-6 text-sm"
+          role="status"
+          data-testid="evaluation-pending"
+        >
+          <Loader2 aria-hidden className="h-5 w-5 animate-spin text-accent" />
+          <span>
+            {e.state === "queued"
+              ? "Waiting for a worker to load the model…"
+              : "Running the model on the split’s rows…"}{" "}
+            <span className="text-muted">This page updates by itself.</span>
+          </span>
+        </div>
+      ) : null}
+      {e.state === "failed" ? <Alert>{e.reason ?? "The evaluation failed."}</Alert> : null}
+      {e.state === "succeeded" ? <Results evaluation={e} /> : null}
+      {finished ? <OtherSplits evaluation={e} job={job.data} /> : null}
+    </div>
+  );
+}
