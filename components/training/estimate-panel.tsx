@@ -25,15 +25,20 @@ function duration(seconds: number): string {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
-/** What the job will cost (POST /training/estimate-resources), refreshed as the form settles. */
+/**
+ * What the job will cost (POST /training/estimate-resources), refreshed as the form settles: a
+ * project's architecture, or a base model's (a fine-tuning run before it exists).
+ */
 export function EstimatePanel({
   projectId,
+  baseModelId,
   datasetId,
   datasetVersionId,
   config,
   runtime,
 }: {
-  projectId: string;
+  projectId?: string;
+  baseModelId?: string;
   datasetId: string | null;
   datasetVersionId: string | null;
   config: Partial<TrainingConfig> | null;
@@ -41,7 +46,7 @@ export function EstimatePanel({
 }) {
   const body = useDebounced(
     {
-      project_id: projectId,
+      ...(baseModelId ? { base_model_id: baseModelId } : { project_id: projectId }),
       ...(datasetId ? { dataset_id: datasetId } : {}),
       ...(datasetVersionId ? { dataset_version_id: datasetVersionId } : {}),
       ...(config ? { config } : {}),

@@ -75,6 +75,16 @@ export function JobHeader({ job, stream }: { job: TrainingJob; stream: StreamSta
         <div className="flex min-w-0 flex-wrap items-center gap-3">
           <h1 className="truncate text-2xl font-semibold tracking-tight">{job.name}</h1>
           <StateBadge state={job.state} cancelling={job.cancel_requested} />
+          {job.base_model_id ? (
+            <Link
+              href={`/training/fine-tune?base=${encodeURIComponent(job.base_model_id)}`}
+              className="text-xs text-muted hover:text-fg hover:underline"
+              data-testid="job-base-model"
+              title="A fine-tuning run: its weights started from this base model"
+            >
+              Fine-tuned from <span className="font-medium">{job.base_model_id}</span>
+            </Link>
+          ) : null}
           {active ? (
             <span
               className={cn(

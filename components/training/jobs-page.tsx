@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQueryClient } from "@tanstack/react-query";
-import { FolderKanban, GitCompareArrows, Search, TrendingUp, X } from "lucide-react";
+import { FolderKanban, GitCompareArrows, Search, Sparkles, TrendingUp, X } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useId, useState } from "react";
 import { Alert } from "@/components/ui/alert";
@@ -134,6 +134,12 @@ export function JobsPage() {
       <PageHeader
         title="Training"
         description="Training jobs with their live charts, logs and checkpoints. Start one from a project's editor (Train)."
+        actions={
+          <Link href="/training/fine-tune" className={buttonClass("secondary")}>
+            <Sparkles aria-hidden className="h-4 w-4" />
+            Fine-tune a base model
+          </Link>
+        }
       />
       {notice ? (
         <div className="mb-4">

@@ -14,7 +14,12 @@ import { metricsQuery } from "./keys";
 import { MetricChart } from "./metric-chart";
 import type { MetricPoint } from "./types";
 
+/** Names written out where the short form reads badly as a title. */
+const METRIC_TITLES: Record<string, string> = { lr: "Learning rate", mse: "MSE", mae: "MAE", r2: "R²" };
+
 function metricTitle(metric: string): string {
+  const known = METRIC_TITLES[metric];
+  if (known) return known;
   const words = metric.replace(/_/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

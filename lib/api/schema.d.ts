@@ -986,7 +986,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Which of the caller's and the built-in datasets fit a project's model, and why not */
+        /** Which of the caller's and the built-in datasets fit a project's model (or a base model), and why not */
         get: operations["listTrainingDatasetFit"];
         put?: never;
         post?: never;
@@ -1357,6 +1357,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/training/foundation-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a fine-tuning run (honours Idempotency-Key)
+         * @description Starts from a base model of `GET /foundation-catalog` on the caller's dataset: a training job (same id, states, metrics, logs, checkpoints, stream and artifact) whose weights start from the base model's. When the dataset's labels differ from the base model's, the head is resized and started afresh (`fine_tune.replaced_layers`); `freeze` keeps layers at their base weights; `lr_schedule` and `warmup_epochs` shape the learning rate. A language model keeps its vocabulary: the dataset's text is encoded with it and characters outside it are dropped. The configuration is the base model's, then the recipe's (`recipe_id`), then `config`. Each run gets its own project (“<base> fine-tuned on <dataset>”) holding its architecture. Unknown base model → 404; a dataset of another task or shape → 422 naming `body.dataset_id`; runtime other than auto/pytorch → 422; no PyTorch on the workers or the base weights missing → 409; no credits → 402 (`insufficient-credits`); a strategy the plan lacks → 402 (`plan-limit`).
+         */
+        post: operations["createFoundationRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/training/foundation-runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a fine-tuning run
+         * @description The run as a training job plus its base model, fine-tuning settings and replaced layers. A training job that is not a fine-tuning run → 404.
+         */
+        get: operations["getFoundationRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/training/evaluations": {
         parameters: {
             query?: never;
@@ -1368,7 +1408,7 @@ export interface paths {
         put?: never;
         /**
          * Evaluate a job's model on a dataset version and split
-         * @description Queues an evaluation of the job's model artifact (the files a deployment serves, through the manifest's preprocessing) on a split of a dataset version: by default the job's own dataset and version, and its test split when the version has one, else validation. Classification gives accuracy, per-class precision/recall/F1, a confusion matrix and ROC curves; regression MSE, MAE and R². The job must have succeeded with an artifact (else 409); language models cannot be evaluated yet (422).
+         * @description Queues an evaluation of the job's model artifact (the files a deployment serves, through the manifest's preprocessing) on a split of a dataset version: by default the job's own dataset and version, and its test split when the version has one, else validation. Classification gives accuracy, per-class precision/recall/F1, a confusion matrix and ROC curves; regression MSE, MAE and R²; character language models the next-character loss, perplexity (exp of the loss) and accuracy. The job must have succeeded with an artifact (else 409); asking for a test split the version does not have is a 422. A dataset that does not fit the model (missing columns, a table for a text model) ends the evaluation `failed` with the reason. Poll GET …/evaluations/{evaluation_id} until it is succeeded or failed.
          */
         post: operations["createEvaluation"];
         delete?: never;
@@ -1403,6 +1443,43 @@ export interface paths {
         };
         /** List a job's evaluations (newest first, at most 100) */
         get: operations["listJobEvaluations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/foundation-catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List curated base models for fine-tuning
+         * @description Models pretrained offline from data shipped with the service (reproducibly, seeded): architecture, parameter count, input and output, licence, training data with attribution, measured held-out figures and the SHA-256 of the weights. `task` filters.
+         */
+        get: operations["listFoundationCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/foundation-catalog/{base_model_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one base model of the catalog */
+        get: operations["getFoundationCatalogModel"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2304,7 +2381,7 @@ export interface components {
             config: components["schemas"]["TrainingJobConfig"];
             /** @description The built-in dataset the recipe was made for */
             dataset_id: string;
-            /** @description A pretrained model to start from (none yet) */
+            /** @description A base model of GET /foundation-catalog made for the same task and data, or null */
             base_model_id: string | null;
             /** @description Whether the recipe's task is the project's (null without project_id) */
             fits_project: boolean | null;
@@ -2359,7 +2436,10 @@ export interface components {
             } | null;
         };
         TrainingEstimateRequest: {
-            project_id: string;
+            /** @description The project whose architecture is estimated (or base_model_id) */
+            project_id?: string;
+            /** @description Instead of a project: a base model of GET /foundation-catalog (a fine-tuning run's architecture, as pretrained) */
+            base_model_id?: string;
             version_id?: string;
             /** @description Without a dataset there is no sample count: no time or credits, only size and memory */
             dataset_id?: string;
@@ -2599,6 +2679,60 @@ export interface components {
                 id?: string;
             })[];
         };
+        /** @description A fine-tuning run: a training job (same id, states, metrics, logs, checkpoints, stream and artifact) that started from a base model's weights. */
+        FoundationRun: components["schemas"]["TrainingJob"] & {
+            base_model: {
+                id: string;
+                name: string;
+                task: string;
+            };
+            fine_tune: components["schemas"]["FineTuneSettings"];
+            /** @description The same run as a training job (metrics, logs, stream…) */
+            job_url: string;
+        };
+        FineTuneSettings: {
+            freeze: components["schemas"]["FineTuneFreeze"];
+            lr_schedule: components["schemas"]["LearningRateSchedule"];
+            warmup_epochs: number;
+            /** @description Head layers started afresh because the dataset's labels differ from the base model's */
+            replaced_layers: string[];
+            base_labels: string[] | null;
+            /** @description The run's class names as known when it was created (the dataset's, from its profile) */
+            labels: string[] | null;
+            /** @description Language models: the base vocabulary the text is encoded with (characters outside it are dropped) */
+            vocabulary_size: number | null;
+            base_weights_sha256: string;
+        };
+        /** @description none: train every layer; base: train only the head (every other layer keeps the base weights); or the ids of the layers to freeze. */
+        FineTuneFreeze: ("none" | "base") | string[];
+        /**
+         * @description Learning rate per optimizer step: constant, cosine (decays to 0) or linear (decays to 0), after an optional linear warm-up.
+         * @enum {string}
+         */
+        LearningRateSchedule: "constant" | "cosine" | "linear";
+        CreateFoundationRun: {
+            /** @description A model of GET /foundation-catalog */
+            base_model_id: string;
+            dataset_id: string;
+            /** @description Default: current */
+            dataset_version_id?: string;
+            /** @description A training recipe (GET /training/recipes) of the base model's task: its configuration */
+            recipe_id?: string;
+            config?: components["schemas"]["TrainingJobConfigInput"] & unknown;
+            freeze?: components["schemas"]["FineTuneFreeze"];
+            lr_schedule?: components["schemas"]["LearningRateSchedule"];
+            /** @default 0 */
+            warmup_epochs: number;
+            name?: string;
+            /**
+             * @description auto or pytorch: fine-tuning needs PyTorch on this service's workers
+             * @default auto
+             * @enum {string}
+             */
+            runtime: "auto" | "pytorch";
+            /** @default single */
+            strategy: string;
+        };
         Evaluation: {
             /** @example eval_9xK2m */
             id: string;
@@ -2608,7 +2742,7 @@ export interface components {
             split: components["schemas"]["EvaluationSplit"];
             state: components["schemas"]["EvaluationState"];
             reason: string | null;
-            /** @description Classification: accuracy, macro_precision, macro_recall, macro_f1, roc_auc (binary: of the positive class; else the mean one-vs-rest AUC). Regression: mse, rmse, mae, r2. */
+            /** @description Classification: accuracy, macro_precision, macro_recall, macro_f1, roc_auc (binary: of the positive class; else the mean one-vs-rest AUC). Regression: mse, rmse, mae, r2. Language models: loss (mean next-character cross-entropy, natural log), perplexity (exp(loss)), bits_per_character, accuracy (next character). Every kind: rows; classification on another dataset also rows_with_unknown_class (rows of a class the model cannot output, counted as errors). */
             metrics: {
                 [key: string]: number;
             };
@@ -2644,6 +2778,22 @@ export interface components {
             /** @enum {string} */
             kind: "regression";
             rows: number;
+            target: string | null;
+            /** @description At most 500 (actual, predicted) pairs, evenly spaced by row */
+            points?: {
+                actual: number;
+                predicted: number;
+            }[];
+        } | {
+            /** @enum {string} */
+            kind: "language_modeling";
+            /** @description Windows evaluated, each predicting the next character */
+            rows: number;
+            characters: number;
+            /** @description Characters outside the model's vocabulary (skipped, as serving skips them) */
+            unknown_characters: number;
+            vocabulary_size: number;
+            sequence_length: number;
         } | null;
         EvaluationClassMetrics: {
             label: string;
@@ -2663,7 +2813,10 @@ export interface components {
             }[];
         };
         CreateEvaluation: {
-            /** @example job_3kTq9x */
+            /**
+             * @description A training job, or a fine-tuning run (a run's id is its job's id)
+             * @example job_3kTq9x
+             */
             job_id: string;
             /** @description Default: the dataset the job trained on. */
             dataset_id?: string;
@@ -2673,6 +2826,93 @@ export interface components {
         };
         EvaluationList: {
             items: components["schemas"]["Evaluation"][];
+        };
+        BaseModelList: {
+            items: components["schemas"]["BaseModel"][];
+            total: number;
+            page: number;
+            limit: number;
+            pages: number;
+        };
+        BaseModel: {
+            /** @example digits-cnn-0-4 */
+            id: string;
+            name: string;
+            task: components["schemas"]["BaseModelTask"];
+            description: string;
+            architecture: components["schemas"]["ArchitectureGraph"] & unknown;
+            config: components["schemas"]["TrainingJobConfig"] & unknown;
+            /** @description Trainable parameters */
+            parameter_count: number;
+            /** @description What the model takes, in words */
+            input: string;
+            /** @description What the model gives, in words */
+            output: string;
+            /** @description Input feature names in the order the model reads them (tables, images) */
+            features: string[] | null;
+            /** @description Class names in output order (classifiers), else null */
+            labels: string[] | null;
+            num_labels: number | null;
+            /** @description Character vocabulary in index order (language models), else null */
+            vocab: string[] | null;
+            vocab_size: number | null;
+            /** @description Node ids of the head: a fine-tuning run replaces them when its labels differ */
+            head: string[];
+            /** @description Licence of the weights and of the training data */
+            license: string;
+            training_data: {
+                /** @description The built-in dataset it was pretrained on */
+                dataset_id: string;
+                description: string;
+                attribution: string;
+                /** @description Rows (text: windows) used, all splits */
+                rows: number;
+            };
+            evaluation: components["schemas"]["BaseModelEvaluation"];
+            weights: components["schemas"]["BaseModelWeights"];
+            built_with: {
+                script: string;
+                seed: number;
+                torch: string;
+            };
+        };
+        /** @enum {string} */
+        BaseModelTask: "classification" | "regression" | "image_classification" | "language_modeling";
+        BaseModelEvaluation: {
+            /** @description What the figures were measured on */
+            split: string;
+            rows: number;
+            /**
+             * @description Measured on held-out data: accuracy and loss; language models also perplexity
+             * @example {
+             *       "accuracy": 0.9646,
+             *       "loss": 0.1752
+             *     }
+             */
+            metrics: {
+                [key: string]: number;
+            };
+            best_epoch: number | null;
+            /** @description The validation split that chose the epoch, and its figures */
+            validation: {
+                rows: number;
+                /**
+                 * @example {
+                 *       "accuracy": 0.9646,
+                 *       "loss": 0.1752
+                 *     }
+                 */
+                metrics: {
+                    [key: string]: number;
+                };
+            } | null;
+        };
+        BaseModelWeights: {
+            /** @enum {string} */
+            format: "pytorch_state_dict";
+            bytes: number;
+            /** @description Lower-case hex SHA-256 of the weights file */
+            sha256: string;
         };
     };
     responses: never;
@@ -6867,8 +7107,11 @@ export interface operations {
     };
     listTrainingDatasetFit: {
         parameters: {
-            query: {
-                project_id: string;
+            query?: {
+                /** @description The project's model (or base_model_id) */
+                project_id?: string;
+                /** @description Instead of a project: a base model to fine-tune (its head resized to each dataset's classes) */
+                base_model_id?: string;
                 version_id?: string;
             };
             header?: never;
@@ -8512,6 +8755,163 @@ export interface operations {
             };
         };
     };
+    createFoundationRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry-safe key, 1–255 visible ASCII */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFoundationRun"];
+            };
+        };
+        responses: {
+            /** @description The queued run */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FoundationRun"];
+                };
+            };
+            /** @description Malformed request body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The plan's limit is reached */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the resource's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFoundationRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FoundationRun"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     createEvaluation: {
         parameters: {
             query?: never;
@@ -8699,6 +9099,136 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listFoundationCatalog: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (1–100) */
+                limit?: number;
+                /** @description Only base models for this task */
+                task?: components["schemas"]["BaseModelTask"] & unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The base models */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseModelList"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFoundationCatalogModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                base_model_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The base model */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseModel"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

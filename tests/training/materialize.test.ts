@@ -304,4 +304,84 @@ describe("materializeDataset", () => {
       }),
     ).rejects.toThrow(/not found/);
   });
+
+  it("fine-tuning a table model: the base model's statistics when the features are the same", async () => {
+    const { user } = await signUpWithKey(app);
+    const features = Array.from({ length: 64 }, (_, i) => `pixel_${Math.floor(i / 8)}_${i % 8}`);
+    const scaled = {
+      features,
+      impute: features.map(() => 5),
+      transform: { kind: "scale" as const, factor: 0.0625 },
+    };
+    // The built-in digits are scaled anyway: an inherited standardisation is what shows.
+    const mean = features.map(() => 4);
+    const standardized = {
+      ...scaled,
+      transform: { kind: "standardize" as const, mean, std: features.map(() => 2) },
+    };
+    const graph = models.digitsCnn();
+    const run = async (encoding: typeof scaled | typeof standardized) => {
+      const dir = fs.mkdtempSync(path.join(root, "inherit-"));
+      const p = await materializeDataset(db, {
+        ownerId: user.id,
+        datasetId: "builtin-digits",
+        datasetVersionId: "builtin-digits-v1",
+        graph,
+        config: config({}),
+        dir,
+        encoding,
+      });
+      return { p, x: readFloats(dir, "x_train.bin"), dir };
+    };
+    const a = await run(standardized);
+    expect(a.p.steps.find((st) => st.kind === "standardize")).toMatchObject({ source: "base_model", mean });
+    expect(a.p.steps.find((st) => st.kind === "impute")).toMatchObject({ values: features.map(() => 5) });
+    const plain = await materialize(graph, "builtin-digits");
+    const raw = readFloats(plain.dir, "x_train.bin").map((v) => v * 16);
+    expect(Math.max(...a.x.map((v, i) => Math.abs(v - (raw[i] - 4) / 2)))).toBeLessThan(1e-4);
+    // Serving encodes raw rows the same way.
+    const rows = readCsvObjects("data/builtin/digits.csv");
+    const first = splitRows(a.dir, "train")
+      .slice(0, 3)
+      .map((r) => {
+        const { digit: _digit, ...pixels } = rows[r];
+        return pixels;
+      });
+    const served = encodeInstances(manifestOf(a.p), first).values;
+    expect(Math.max(...Array.from(served, (v, i) => Math.abs(v - a.x[i])))).toBeLessThan(1e-5);
+
+    const b = await run(scaled);
+    expect(b.p.steps.find((st) => st.kind === "scale")).toMatchObject({
+      factor: 0.0625,
+      source: "base_model",
+    });
+    // Other feature names: the dataset's own statistics, as for any job.
+    const c = await run({ ...standardized, features: features.map((f) => `x_${f}`) });
+    expect(c.p.steps.find((st) => st.kind === "scale")).toMatchObject({ factor: 1 / 16 });
+    expect(c.p.steps.some((st) => "source" in st)).toBe(false);
+  });
+
+  it("fine-tuning a language model: the base vocabulary, characters outside it dropped and counted", async () => {
+    const vocabulary = [" ", ...Array.from("abcdefghijklmnopqrstuvwxyz")];
+    const dir = fs.mkdtempSync(path.join(root, "vocab-"));
+    const p = await materializeDataset(db, {
+      ownerId: "nobody",
+      datasetId: "builtin-declaration",
+      datasetVersionId: "builtin-declaration-v1",
+      graph: models.charLstm(),
+      config: config({ validation_split: 0.2 }),
+      dir,
+      vocabulary,
+    });
+    const tokens = p.steps.find((st) => st.kind === "char_tokens");
+    expect(tokens).toMatchObject({ vocabulary, source: "base_model" });
+    const text = fs
+      .readFileSync("data/builtin/declaration_of_independence.txt", "utf8")
+      .replace(/\r?\n$/, "");
+    const outside = Array.from(text).filter((ch) => !vocabulary.includes(ch)).length;
+    expect(tokens && "dropped" in tokens ? tokens.dropped : -1).toBe(outside);
+    expect(p.labels?.slice(0, vocabulary.length)).toEqual(vocabulary);
+    const ids = new Int32Array(fs.readFileSync(path.join(dir, "x_train.bin")).buffer.slice(0));
+    expect(Math.max(...ids)).toBeLessThan(vocabulary.length);
+  });
 });

@@ -17,6 +17,7 @@ import { buildManifest, type ModelManifest } from "@/lib/server/services/trainin
 import {
   type ExecutionResult,
   executorFor,
+  type FineTuneArgs,
   type ManagedRuntime,
 } from "@/lib/server/services/training/executors";
 import { materializeDataset } from "@/lib/server/services/training/materialize";
@@ -173,6 +174,8 @@ export async function runJob(
     dataDir?: string;
     /** `data_parallel` runs the PyTorch project under torchrun. */
     strategy?: string;
+    /** A fine-tuning run's options (PyTorch). */
+    fineTune?: FineTuneArgs;
   },
 ): Promise<JobRun> {
   jobCounter += 1;
@@ -204,6 +207,7 @@ export async function runJob(
     timeLimitMs: 170_000,
     onLine: (line) => lines.push(line),
     strategy: job.strategy,
+    ...(job.fineTune ? { fineTune: job.fineTune } : {}),
   });
   const uploads = receiver.uploadsOf(jobId);
   const artifactDir = path.join(workDir, "artifact");

@@ -18,7 +18,7 @@ function optimizerLines(plan: CodegenPlan): string[] {
   const cls = { adam: "Adam", adamw: "AdamW", sgd: "SGD", rmsprop: "RMSprop" }[plan.config.optimizer];
   return [
     `    optimizer = torch.optim.${cls}(`,
-    "        model.parameters(), lr=args.lr, weight_decay=args.weight_decay",
+    "        trainable, lr=args.lr, weight_decay=args.weight_decay",
     "    )",
   ];
 }
@@ -108,6 +108,12 @@ Each epoch prints one JSON line of metrics and saves <checkpoint-dir>/epoch-<n>.
 epoch. --export-dir writes the best model as model.onnx. With --job, --token and --api,
 status, metrics, logs, checkpoints and the exported model are uploaded to that
 Layerline training job.
+
+Fine-tuning: --init-weights FILE starts from a state_dict (or a checkpoint of this
+script), copying every tensor whose name and shape match (--replace LAYERS: not those
+layers, a new head); --freeze base trains only what was not loaded, --freeze LAYERS
+freezes those layers; --lr-schedule cosine|linear with --warmup-epochs N shapes the
+learning rate per step. A resumed run loads its checkpoint, not --init-weights.
 
 Launched by torchrun (python -m torch.distributed.run --nproc_per_node=N train.py ...),
 it trains with DistributedDataParallel: gloo on CPU, nccl on GPUs, each process on
@@ -214,6 +220,27 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--upload-retries", type=int, default=3, help="retries of a failed upload"
     )
+    parser.add_argument(
+        "--init-weights",
+        type=Path,
+        help="start from these weights (a state_dict or a checkpoint of this script)",
+    )
+    parser.add_argument(
+        "--replace",
+        default="",
+        help="comma list of layers whose --init-weights are not loaded (a new head)",
+    )
+    parser.add_argument(
+        "--freeze",
+        default="none",
+        help="none, base (every parameter loaded by --init-weights) or layer names",
+    )
+    parser.add_argument(
+        "--lr-schedule", choices=["constant", "cosine", "linear"], default="constant"
+    )
+    parser.add_argument(
+        "--warmup-epochs", type=float, default=0.0, help="linear warm-up, in epochs"
+    )
     args = parser.parse_args(argv)
     if (args.job or args.api) and not (args.job and args.token and args.api):
         parser.error("--job, --token and --api go together")
@@ -225,6 +252,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--synthetic must be at least 1")
     if args.upload_retries < 0:
         parser.error("--upload-retries cannot be negative")
+    if args.warmup_epochs < 0:
+        parser.error("--warmup-epochs cannot be negative")
+    if args.freeze == "base" and args.init_weights is None:
+        parser.error("--freeze base needs --init-weights")
     return args
 
 
@@ -333,6 +364,10 @@ class Reporter:
     def events(self, events: list[dict], what: str) -> None:
         body = json.dumps({"events": events}).encode("utf-8")
         self.send("POST", "/metrics/events", body, "application/json", what)
+
+    def log(self, message: str, tag: str) -> None:
+        event = {"kind": "log", "level": "info", "message": message}
+        self.events([{**event, "timestamp": utc_now(), "id": f"l-{tag}"}], message)
 
     def status(self, status: str, message: str | None = None) -> None:
         event = {"kind": "status", "status": status}
@@ -550,6 +585,7 @@ def run_epoch(
     device: torch.device,
     optimizer: torch.optim.Optimizer | None = None,
     on_batch: Callable[[int], None] | None = None,
+    set_lr: Callable[[int], None] | None = None,
 ) -> dict[str, float]:
     """One pass over the loader: trains when an optimizer is given, else evaluates."""
     training = optimizer is not None
@@ -563,6 +599,8 @@ ${classification ? "    total_loss, samples, correct, compared = 0.0, 0, 0, 0" :
             if optimizer is not None:
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
+                if set_lr is not None:
+                    set_lr(batch)
                 optimizer.step()
             total_loss += loss.item() * len(inputs)
             samples += len(inputs)
@@ -586,6 +624,77 @@ def shard(data: TensorDataset):
     if not DISTRIBUTED:
         return data
     return Subset(data, range(RANK, len(data), WORLD_SIZE))
+
+
+def layer_names(spec: str) -> set[str]:
+    return {name.strip() for name in spec.split(",") if name.strip()}
+
+
+def base_weights(
+    model: nn.Module, path: Path, replace: set[str]
+) -> dict[str, torch.Tensor]:
+    """The tensors of --init-weights whose name and shape match this model."""
+    saved = torch.load(path, map_location="cpu")
+    if isinstance(saved, dict) and "model_state_dict" in saved:
+        saved = saved["model_state_dict"]
+    own = model.state_dict()
+    return {
+        name: value
+        for name, value in saved.items()
+        if name.split(".")[0] not in replace
+        and name in own
+        and own[name].shape == value.shape
+    }
+
+
+def init_weights(model: nn.Module, args: argparse.Namespace, load: bool) -> list[str]:
+    """Copies the matching base weights (unless resuming); returns their names."""
+    matching = base_weights(model, args.init_weights, layer_names(args.replace))
+    if load:
+        with torch.no_grad():
+            own = model.state_dict()
+            for name, value in matching.items():
+                own[name].copy_(value)
+    if MAIN:
+        record = {
+            "event": "init_weights",
+            "loaded": sorted(matching) if load else [],
+            "replaced": [name for name in model.state_dict() if name not in matching],
+        }
+        print(json.dumps(record), flush=True)
+    return sorted(matching)
+
+
+def freeze(model: nn.Module, spec: str, loaded: list[str]) -> list[str]:
+    """Stops training the parameters --freeze names; returns them."""
+    if spec == "none":
+        return []
+    layers = layer_names(spec)
+    known = {name.split(".")[0] for name, _ in model.named_parameters()}
+    unknown = sorted(layers - known - {"base"})
+    if unknown:
+        sys.exit(f"--freeze: no layer with parameters named {', '.join(unknown)}")
+    frozen = []
+    for name, param in model.named_parameters():
+        chosen = name in loaded if spec == "base" else name.split(".")[0] in layers
+        if chosen:
+            param.requires_grad_(False)
+            frozen.append(name)
+    if MAIN:
+        print(json.dumps({"event": "frozen", "parameters": frozen}), flush=True)
+    return frozen
+
+
+def lr_factor(step: int, total: int, warmup: int, schedule: str) -> float:
+    """The learning rate of an optimizer step, as a fraction of --lr."""
+    if step < warmup:
+        return (step + 1) / warmup
+    if schedule == "constant" or total <= warmup:
+        return 1.0
+    progress = (step - warmup) / (total - warmup)
+    if schedule == "linear":
+        return 1.0 - progress
+    return 0.5 * (1.0 + math.cos(math.pi * progress))
 
 
 def snapshot(model: nn.Module) -> dict[str, torch.Tensor]:
@@ -643,7 +752,15 @@ ${
         if name != "train"
     }
 
-    model = build_model().to(device)
+    model = build_model()
+    loaded: list[str] = []
+    if args.init_weights is not None:
+        loaded = init_weights(model, args, load=args.resume is None)
+    freeze(model, args.freeze, loaded)
+    model = model.to(device)
+    trainable = [param for param in model.parameters() if param.requires_grad]
+    if not trainable:
+        sys.exit("every parameter is frozen: nothing to train")
     criterion = ${criterion}
 ${optimizerLines(plan).join("\n")}
     start, best, best_epoch, best_state = 1, math.inf, 0, None
@@ -671,6 +788,16 @@ ${optimizerLines(plan).join("\n")}
     best_path = args.checkpoint_dir / "best.pt"
     steps = len(train_loader)
     total_steps = args.epochs * steps
+    warmup = round(args.warmup_epochs * steps)
+    scheduled = args.lr_schedule != "constant" or warmup > 0
+    if loaded and args.resume is None and "validation" in loaders:
+        # The base model on this data, before any step: what fine-tuning improves on.
+        initial = run_epoch(model, loaders["validation"], criterion, device)
+        initial = {f"val_{name}": value for name, value in initial.items()}
+        if MAIN:
+            print(json.dumps({"event": "initial", **initial}), flush=True)
+        summary = ", ".join(f"{name} {value:.4g}" for name, value in initial.items())
+        reporter.log(f"base weights before fine-tuning: {summary}", "initial")
     for epoch in range(start, args.epochs + 1):
         started = time.perf_counter()
         # Seeded per epoch, so that a resumed run shuffles like an uninterrupted one.
@@ -678,8 +805,20 @@ ${optimizerLines(plan).join("\n")}
         if sampler is not None:
             sampler.set_epoch(epoch)
         first_step = (epoch - 1) * steps
+
+        def set_lr(batch: int, first_step: int = first_step) -> None:
+            step = first_step + batch - 1
+            factor = lr_factor(step, total_steps, warmup, args.lr_schedule)
+            for group in optimizer.param_groups:
+                group["lr"] = args.lr * factor
+
         on_batch = reporter.progress_every(epoch, args.epochs, first_step, total_steps)
-        metrics = run_epoch(net, train_loader, criterion, device, optimizer, on_batch)
+        schedule = set_lr if scheduled else None
+        metrics = run_epoch(
+            net, train_loader, criterion, device, optimizer, on_batch, schedule
+        )
+        if scheduled:
+            metrics["lr"] = optimizer.param_groups[0]["lr"]
         if "validation" in loaders:
             validation = run_epoch(model, loaders["validation"], criterion, device)
             metrics.update({f"val_{name}": value for name, value in validation.items()})

@@ -359,10 +359,24 @@ export const streamQuerySchema = z.object({
 
 // ---- what the studio asks before starting a job ----
 
-export const datasetFitQuerySchema = z.object({
-  project_id: z.string().min(1).max(64),
-  version_id: z.string().min(1).max(64).optional(),
-});
+export const datasetFitQuerySchema = z
+  .object({
+    project_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: "The project's model (or base_model_id)" }),
+    base_model_id: z.string().min(1).max(100).optional().openapi({
+      description:
+        "Instead of a project: a base model to fine-tune (its head resized to each dataset's classes)",
+    }),
+    version_id: z.string().min(1).max(64).optional(),
+  })
+  .refine((q) => (q.project_id === undefined) !== (q.base_model_id === undefined), {
+    message: "Give exactly one of project_id and base_model_id",
+    path: ["project_id"],
+  });
 export const datasetFitSchema = z
   .object({
     dataset_id: z.string(),
@@ -420,10 +434,9 @@ export const recipeSchema = z
     graph: graphApiSchema,
     config: jobConfigSchema,
     dataset_id: z.string().openapi({ description: "The built-in dataset the recipe was made for" }),
-    base_model_id: z
-      .string()
-      .nullable()
-      .openapi({ description: "A pretrained model to start from (none yet)" }),
+    base_model_id: z.string().nullable().openapi({
+      description: "A base model of GET /foundation-catalog made for the same task and data, or null",
+    }),
     fits_project: z.boolean().nullable().openapi({
       description: "Whether the recipe's task is the project's (null without project_id)",
     }),
@@ -434,7 +447,13 @@ export const recipeListSchema = z.object({ items: z.array(recipeSchema) }).opena
 
 export const estimateBodySchema = z
   .object({
-    project_id: z.string().min(1).max(64),
+    project_id: z.string().min(1).max(64).optional().openapi({
+      description: "The project whose architecture is estimated (or base_model_id)",
+    }),
+    base_model_id: z.string().min(1).max(100).optional().openapi({
+      description:
+        "Instead of a project: a base model of GET /foundation-catalog (a fine-tuning run's architecture, as pretrained)",
+    }),
     version_id: z.string().min(1).max(64).optional(),
     dataset_id: z.string().min(1).max(64).optional().openapi({
       description: "Without a dataset there is no sample count: no time or credits, only size and memory",
@@ -444,6 +463,10 @@ export const estimateBodySchema = z
     runtime: trainingRuntimeSchema.optional(),
   })
   .strict()
+  .refine((b) => (b.project_id === undefined) !== (b.base_model_id === undefined), {
+    message: "Give exactly one of project_id and base_model_id",
+    path: ["project_id"],
+  })
   .openapi("TrainingEstimateRequest");
 
 export const estimateSchema = z

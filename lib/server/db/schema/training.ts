@@ -15,6 +15,7 @@ import {
 import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types";
 import type {
   ArtifactFile,
+  FineTuneSettings,
   Preprocessing,
   StatusChange,
   TrainingProgress,
@@ -64,6 +65,8 @@ export const trainingJobs = pgTable(
     recipeId: text("recipe_id"),
     /** Set for fine-tuning runs: the base model the weights start from. */
     baseModelId: text("base_model_id"),
+    /** Fine-tuning runs: how the base weights are used (freeze, schedule, replaced head…). */
+    fineTune: jsonb("fine_tune").$type<FineTuneSettings | null>(),
     state: text("state", { enum: TRAINING_STATES }).notNull().default("queued"),
     statusHistory: jsonb("status_history").$type<StatusChange[]>().notNull().default([]),
     /** Why the job ended this way (failed, cancelled, timed out); null otherwise. */

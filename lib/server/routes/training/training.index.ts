@@ -1,5 +1,6 @@
 import { createRouter } from "../../http/openapi";
 import "../../services/training/tokens";
+import { foundationRunsRouter } from "./foundation-runs.index";
 import * as h from "./training.handlers";
 import * as r from "./training.routes";
 
@@ -29,4 +30,5 @@ export const trainingRouter = createRouter()
   .openapi(r.createTrainingStreamAccessToken, h.createTrainingStreamAccessToken)
   .openapi(r.streamTrainingJob, h.streamTrainingJob)
   .openapi(r.createTrainingUploadToken, h.createTrainingUploadToken)
-  .openapi(r.uploadTrainingEvents, h.uploadTrainingEvents);
+  .openapi(r.uploadTrainingEvents, h.uploadTrainingEvents)
+  .route("/", foundationRunsRouter);

@@ -367,7 +367,8 @@ export const listDatasetFit = createRoute({
   path: "/api/v1/training/dataset-fit",
   operationId: "listTrainingDatasetFit",
   tags,
-  summary: "Which of the caller's and the built-in datasets fit a project's model, and why not",
+  summary:
+    "Which of the caller's and the built-in datasets fit a project's model (or a base model), and why not",
   ...auth,
   request: { query: datasetFitQuerySchema },
   responses: {

@@ -22,9 +22,11 @@ import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types"
 import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
 import { trainingJobs } from "../../db/schema";
+import { NotFoundError, ValidationError } from "../../errors";
 import { COMPUTE_SECONDS_PER_CREDIT } from "../../plans";
 import type { estimateBodySchema, estimateSchema } from "../../schemas/training";
 import type { UserRow } from "../accounts";
+import { findBaseModel } from "../catalog/base-models";
 import { readableDataset, versionOf } from "../datasets/access";
 import { builtinVersionData } from "../datasets/builtin";
 import { architectureOf } from "./architecture";
@@ -254,8 +256,22 @@ async function datasetSamples(db: Db, user: UserRow, body: EstimateBody, validat
   return splitSamples(version.rowCount ?? version.profile.row_count, validationSplit, explicit);
 }
 
+/** The project's architecture, or a base model's as pretrained (a fine-tuning run before it exists). */
+async function estimatedArchitecture(db: Db, user: UserRow, body: EstimateBody) {
+  if (body.base_model_id !== undefined) {
+    const base = findBaseModel(body.base_model_id);
+    if (!base) throw new NotFoundError("Base model");
+    return { graph: base.graph, config: base.config };
+  }
+  if (body.project_id === undefined)
+    throw new ValidationError("Give a project_id or a base_model_id.", [
+      { path: "body.project_id", message: "Required" },
+    ]);
+  return architectureOf(db, user.id, body.project_id, body.version_id);
+}
+
 export async function estimateResources(db: Db, user: UserRow, body: EstimateBody): Promise<Estimate> {
-  const arch = await architectureOf(db, user.id, body.project_id, body.version_id);
+  const arch = await estimatedArchitecture(db, user, body);
   const config: TrainingConfig = { ...arch.config, ...body.config };
   const samples = await datasetSamples(db, user, body, config.validation_split);
   const work = workOf(arch.graph, config, samples ?? { train: 0, validation: 0 });

@@ -53,7 +53,7 @@ export const STRATEGIES = [
   },
 ] as const;
 
-async function datasetVersionFor(
+export async function datasetVersionFor(
   db: Db,
   user: UserRow,
   datasetId: string,
@@ -74,7 +74,7 @@ async function datasetVersionFor(
   return { id: ref.row.id, name: ref.row.name, versionId: chosen };
 }
 
-function checkStrategy(user: UserRow, strategy: string, runtime: CreateJobInput["runtime"]): void {
+export function checkStrategy(user: UserRow, strategy: string, runtime: CreateJobInput["runtime"]): void {
   const known = STRATEGIES.find((s) => s.id === strategy);
   if (!known)
     throw new ValidationError(`Unknown strategy "${strategy}".`, [
@@ -129,25 +129,50 @@ export async function createTrainingJob(
   const dataset = await datasetVersionFor(db, user, input.dataset_id, input.dataset_version_id);
   if (input.runtime !== "external") await assertHasCredits(db, user.id);
 
+  return queueJob(db, user.id, {
+    projectId: input.project_id,
+    projectName: arch.name,
+    versionId: arch.versionId,
+    name: input.name ?? `${arch.name} on ${dataset.name}`,
+    graph: arch.graph,
+    config,
+    datasetId: dataset.id,
+    datasetVersionId: dataset.versionId,
+    runtime: input.runtime,
+    strategy: input.strategy,
+    recipeId: input.recipe_id ?? null,
+  });
+}
+
+/** What a new job is made of (the rest: queued, no progress, no metrics). */
+export type NewJob = Pick<
+  typeof trainingJobs.$inferInsert,
+  | "projectId"
+  | "projectName"
+  | "versionId"
+  | "name"
+  | "graph"
+  | "config"
+  | "datasetId"
+  | "datasetVersionId"
+  | "runtime"
+  | "strategy"
+  | "recipeId"
+  | "baseModelId"
+  | "fineTune"
+>;
+
+/** Inserts a queued job, records its first status event and hands it to the runner (managed runtimes). */
+export async function queueJob(db: Db, ownerId: string, job: NewJob): Promise<TrainingJobView> {
   const id = newId("job");
   const now = new Date();
   const [row] = await db
     .insert(trainingJobs)
     .values({
+      ...job,
       id,
-      ownerId: user.id,
-      projectId: input.project_id,
-      projectName: arch.name,
-      versionId: arch.versionId,
-      name: input.name ?? `${arch.name} on ${dataset.name}`,
-      graph: arch.graph,
-      config,
-      datasetId: dataset.id,
-      datasetVersionId: dataset.versionId,
-      runtime: input.runtime,
-      resolvedRuntime: input.runtime === "external" ? "external" : null,
-      strategy: input.strategy,
-      recipeId: input.recipe_id ?? null,
+      ownerId,
+      resolvedRuntime: job.runtime === "external" ? "external" : null,
       state: "queued",
       statusHistory: [{ status: "queued", at: now.toISOString(), reason: null }],
       createdAt: now,
@@ -157,7 +182,7 @@ export async function createTrainingJob(
   await appendTrainingEvents(db, id, [
     { kind: "status", data: { status: "queued", at: now.toISOString(), reason: null } },
   ]);
-  if (input.runtime !== "external") await dispatchQueuedJobs(db, user.id);
+  if (job.runtime !== "external") await dispatchQueuedJobs(db, ownerId);
   return toJobView((await getJobRow(db, id)) ?? row);
 }
 

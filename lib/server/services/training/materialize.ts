@@ -36,7 +36,7 @@ import type {
   SchemaColumn,
   StoredSplits,
 } from "../datasets/types";
-import type { Preprocessing, PreprocessingStep } from "./types";
+import type { InheritedEncoding, Preprocessing, PreprocessingStep } from "./types";
 
 /** The most values (rows × columns) a job reads into memory. */
 export const MAX_MATERIALIZED_VALUES = 50_000_000;
@@ -347,7 +347,7 @@ interface ResolvedVersion {
   image: BuiltinImageLayout | null;
 }
 
-async function resolveVersion(
+export async function resolveVersion(
   db: Db,
   ownerId: string,
   datasetId: string,
@@ -561,12 +561,18 @@ function mean(values: Float64Array, rows: number[]): { mean: number; std: number
   return { mean: m, std: std > 1e-12 && Number.isFinite(std) ? std : 1 };
 }
 
+/**
+ * `inherit` (fine-tuning a table model): when the features are exactly the base model's numeric
+ * columns, they are imputed and standardised (or scaled) with the base model's statistics, marked
+ * `source: "base_model"`; otherwise with the training rows' own, as for any job.
+ */
 async function materializeTable(
   v: ResolvedVersion,
   columns: TableColumns,
   io: ModelIO,
   config: TrainingConfig,
   dir: string,
+  inherit: InheritedEncoding | null = null,
 ): Promise<Preprocessing> {
   if (io.inputDtype === "int64")
     throw new ValidationError(taskMismatch(io, "this dataset is a table of features"));
@@ -626,6 +632,19 @@ async function materializeTable(
       categorical.push({ name: f.name, values, categories: [...seen].sort() });
     }
   });
+  const inherited =
+    inherit &&
+    categorical.length === 0 &&
+    numeric.length === inherit.features.length &&
+    numeric.every((c, i) => c.name === inherit.features[i])
+      ? inherit
+      : null;
+  if (inherited) {
+    numeric.forEach((c, i) => {
+      c.mean = inherited.impute[i];
+      if (inherited.transform.kind === "standardize") c.std = inherited.transform.std[i];
+    });
+  }
   if (numeric.length > 0) {
     steps.push({
       kind: "impute",
@@ -657,16 +676,23 @@ async function materializeTable(
     numeric.length === v.image.width * v.image.height * v.image.channels
       ? v.image
       : null;
+  const inheritedScale = inherited?.transform.kind === "scale" ? inherited.transform.factor : null;
+  const inheritedMean = inherited?.transform.kind === "standardize" ? inherited.transform.mean : null;
+  const source = inherited ? { source: "base_model" as const } : {};
+  const center = new Map(numeric.map((c, i) => [c, inheritedMean?.[i] ?? c.mean] as const));
   if (numeric.length > 0) {
     steps.push(
-      image
-        ? { kind: "scale", columns: numeric.map((c) => c.name), factor: 1 / image.max_value }
-        : {
-            kind: "standardize",
-            columns: numeric.map((c) => c.name),
-            mean: numeric.map((c) => c.mean),
-            std: numeric.map((c) => c.std),
-          },
+      inheritedScale !== null
+        ? { kind: "scale", columns: numeric.map((c) => c.name), factor: inheritedScale, ...source }
+        : image && !inherited
+          ? { kind: "scale", columns: numeric.map((c) => c.name), factor: 1 / image.max_value }
+          : {
+              kind: "standardize",
+              columns: numeric.map((c) => c.name),
+              mean: inheritedMean ?? numeric.map((c) => c.mean),
+              std: numeric.map((c) => c.std),
+              ...source,
+            },
     );
   }
 
@@ -702,7 +728,12 @@ async function materializeTable(
       for (const e of encoders) {
         if ("mean" in e) {
           const raw = Number.isFinite(e.values[r]) ? e.values[r] : e.mean;
-          x[k++] = image ? raw / image.max_value : (raw - e.mean) / e.std;
+          x[k++] =
+            inheritedScale !== null
+              ? raw * inheritedScale
+              : image && !inherited
+                ? raw / image.max_value
+                : (raw - (center.get(e) ?? e.mean)) / e.std;
         } else {
           const value = e.values[r];
           for (const category of e.categories) x[k++] = value === category ? 1 : 0;
@@ -749,12 +780,18 @@ async function materializeTable(
 /** Placeholder names of output classes beyond the vocabulary (never a target). */
 export const UNUSED_CLASS_PREFIX = "<unused ";
 
+/**
+ * `baseVocabulary` (fine-tuning a language model): the text is encoded with the base model's
+ * vocabulary instead of its own, so the Embedding and the Output keep their shapes; characters
+ * outside it are dropped (as serving skips them) and counted in the `char_tokens` step.
+ */
 async function materializeText(
   v: ResolvedVersion,
   columns: TextColumns,
   io: ModelIO,
   config: TrainingConfig,
   dir: string,
+  baseVocabulary: string[] | null = null,
 ): Promise<Preprocessing> {
   const stat = await fs.promises.stat(v.file);
   if (stat.size > MAX_TEXT_CHARACTERS * 4)
@@ -790,14 +827,19 @@ async function materializeText(
     throw new ValidationError(
       `The text is too large for a character model (at most ${MAX_TEXT_CHARACTERS} characters).`,
     );
-  const vocabulary = [...new Set(all)].sort();
-  const problem = textModelProblem(io, vocabulary.length, Array.from(parts.train).length);
+  const vocabulary = baseVocabulary ?? [...new Set(all)].sort();
+  const index = new Map(vocabulary.map((ch, i) => [ch, i] as const));
+  const dropped = baseVocabulary ? all.filter((ch) => !index.has(ch)).length : 0;
+  const trainLength = Array.from(parts.train).filter((ch) => index.has(ch)).length;
+  const problem = textModelProblem(io, vocabulary.length, trainLength);
   if (problem) throw new ValidationError(problem);
   const T = io.inputShape[0];
-  const index = new Map(vocabulary.map((ch, i) => [ch, i] as const));
 
   const windows = (text: string): PreparedSplit => {
-    const ids = Array.from(text, (ch) => index.get(ch) ?? 0);
+    const ids = Array.from(text).flatMap((ch) => {
+      const id = index.get(ch);
+      return id === undefined ? [] : [id];
+    });
     const count = Math.max(0, ids.length - T);
     const stride = Math.max(1, Math.ceil(count / MAX_TEXT_WINDOWS));
     const n = Math.ceil(count / stride);
@@ -840,7 +882,9 @@ async function materializeText(
         validation: prepared.validation.rows,
         test: prepared.test.rows,
       },
-      { kind: "char_tokens", vocabulary, sequence_length: T },
+      baseVocabulary
+        ? { kind: "char_tokens", vocabulary, sequence_length: T, source: "base_model", dropped }
+        : { kind: "char_tokens", vocabulary, sequence_length: T },
     ],
     rows: { train: prepared.train.rows, validation: prepared.validation.rows, test: prepared.test.rows },
   };
@@ -864,6 +908,10 @@ export async function materializeDataset(
     graph: ArchitectureGraph;
     config: TrainingConfig;
     dir: string;
+    /** Fine-tuning a language model: encode the text with this (the base model's) vocabulary. */
+    vocabulary?: string[] | null;
+    /** Fine-tuning a table model: the base model's feature encoding (see materializeTable). */
+    encoding?: InheritedEncoding | null;
   },
 ): Promise<Preprocessing> {
   const model = modelIO(input.graph, analyzeGraph(input.graph));
@@ -872,8 +920,8 @@ export async function materializeDataset(
   const planned = planColumns(v.schema, v.roles);
   if (!planned.ok) throw new ValidationError(planned.reason);
   return planned.columns.kind === "text"
-    ? materializeText(v, planned.columns, model.io, input.config, input.dir)
-    : materializeTable(v, planned.columns, model.io, input.config, input.dir);
+    ? materializeText(v, planned.columns, model.io, input.config, input.dir, input.vocabulary ?? null)
+    : materializeTable(v, planned.columns, model.io, input.config, input.dir, input.encoding ?? null);
 }
 
 // ---------------------------------------------------------------------------------------------

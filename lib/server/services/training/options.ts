@@ -7,6 +7,7 @@ import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
 import { datasets, datasetVersions } from "../../db/schema";
+import { NotFoundError, ValidationError } from "../../errors";
 import { planOf } from "../../plans";
 import type {
   datasetFitListSchema,
@@ -15,11 +16,13 @@ import type {
   strategyListSchema,
 } from "../../schemas/training";
 import type { UserRow } from "../accounts";
+import { findBaseModel } from "../catalog/base-models";
 import { BUILTIN_DATASETS, builtinVersionData, builtinVersionId } from "../datasets/builtin";
 import { architectureOf } from "./architecture";
 import { resolveRuntime } from "./executors";
+import { baseModelFit } from "./foundation-runs";
 import { STRATEGIES } from "./jobs";
-import { describeDatasetFit } from "./materialize";
+import { type DatasetFit, type DatasetFitInput, describeDatasetFit } from "./materialize";
 
 export async function listRuntimes(): Promise<z.infer<typeof runtimeListSchema>> {
   const auto = await resolveRuntime("auto");
@@ -57,13 +60,32 @@ export function allowedStrategies(user: UserRow): z.infer<typeof strategyListSch
   };
 }
 
+/** Whether a dataset fits the project's model, or a base model (fine-tuning: its head resized). */
+async function fitJudge(
+  db: Db,
+  user: UserRow,
+  q: z.infer<typeof datasetFitQuerySchema>,
+): Promise<(ds: DatasetFitInput) => DatasetFit> {
+  if (q.base_model_id !== undefined) {
+    const base = findBaseModel(q.base_model_id);
+    if (!base) throw new NotFoundError("Base model");
+    return (ds) => baseModelFit(base, ds);
+  }
+  if (q.project_id === undefined)
+    throw new ValidationError("Give a project_id or a base_model_id.", [
+      { path: "query.project_id", message: "Required" },
+    ]);
+  const arch = await architectureOf(db, user.id, q.project_id, q.version_id);
+  const analysis = analyzeGraph(arch.graph);
+  return (ds) => describeDatasetFit(arch.graph, analysis, ds);
+}
+
 export async function datasetFit(
   db: Db,
   user: UserRow,
   q: z.infer<typeof datasetFitQuerySchema>,
 ): Promise<z.infer<typeof datasetFitListSchema>> {
-  const arch = await architectureOf(db, user.id, q.project_id, q.version_id);
-  const analysis = analyzeGraph(arch.graph);
+  const judge = await fitJudge(db, user, q);
   const items: z.infer<typeof datasetFitListSchema>["items"] = [];
   const own = await db
     .select({ dataset: datasets, version: datasetVersions })
@@ -73,7 +95,7 @@ export async function datasetFit(
     .orderBy(desc(datasets.updatedAt))
     .limit(200);
   for (const { dataset, version } of own) {
-    const verdict = describeDatasetFit(arch.graph, analysis, {
+    const verdict = judge({
       task: dataset.task,
       roles: dataset.roles,
       schema: version.schema,
@@ -94,7 +116,7 @@ export async function datasetFit(
   }
   for (const b of BUILTIN_DATASETS) {
     const data = await builtinVersionData(b);
-    const verdict = describeDatasetFit(arch.graph, analysis, {
+    const verdict = judge({
       task: b.task,
       roles: {},
       schema: data.schema,

@@ -19,8 +19,9 @@ import { defineJobType, type JobContext } from "../../jobs/registry";
 import { COMPUTE_SECONDS_PER_CREDIT, planOf } from "../../plans";
 import { creditBalance } from "../credits";
 import { copyBlobToFile } from "./blob-files";
-import { executorFor, resolveRuntime } from "./executors";
+import { executorFor, type FineTuneArgs, resolveRuntime } from "./executors";
 import { dataParallelProcs } from "./executors/pytorch";
+import { fineTuneArgsFor } from "./fine-tune-args";
 import { chargeCompute, finalizeArtifact } from "./finish";
 import { getJobRow } from "./job-rows";
 import { materializeDataset } from "./materialize";
@@ -122,6 +123,20 @@ export async function runTrainingJob(db: Db, jobId: string, ctx: JobContext): Pr
         : await resolveRuntime(job.runtime === "external" ? "auto" : job.runtime);
     if (job.resolvedRuntime !== runtime)
       await db.update(trainingJobs).set({ resolvedRuntime: runtime }).where(eq(trainingJobs.id, jobId));
+    let fineTune: FineTuneArgs | null = null;
+    if (job.baseModelId) {
+      if (runtime !== "pytorch") {
+        await fail(db, jobId, "Fine-tuning runs need PyTorch, which this worker does not have.");
+        return "failed";
+      }
+      try {
+        fineTune = await fineTuneArgsFor(job);
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        await fail(db, jobId, err.message);
+        return "failed";
+      }
+    }
 
     const dataDir = path.join(workDir, "data");
     await fsp.mkdir(dataDir, { recursive: true });
@@ -134,6 +149,8 @@ export async function runTrainingJob(db: Db, jobId: string, ctx: JobContext): Pr
         graph: job.graph,
         config: job.config,
         dir: dataDir,
+        vocabulary: job.fineTune?.vocabulary ?? null,
+        encoding: job.fineTune?.encoding ?? null,
       });
     } catch (err) {
       if (err instanceof DomainError) {
@@ -164,6 +181,7 @@ export async function runTrainingJob(db: Db, jobId: string, ctx: JobContext): Pr
       signal: ctx.signal,
       timeLimitMs,
       strategy: job.strategy,
+      ...(fineTune ? { fineTune } : {}),
     });
     // A data_parallel job occupies its processes for the whole run: each is charged.
     const processes = runtime === "pytorch" && job.strategy === "data_parallel" ? dataParallelProcs() : 1;

@@ -8,7 +8,7 @@ import { tfjsExecutor } from "./tfjs";
 import type { Executor, ManagedRuntime } from "./types";
 
 export { pythonPath } from "./pytorch";
-export type { ExecutionRequest, ExecutionResult, Executor, ManagedRuntime } from "./types";
+export type { ExecutionRequest, ExecutionResult, Executor, FineTuneArgs, ManagedRuntime } from "./types";
 
 export function executorFor(runtime: ManagedRuntime): Executor {
   return runtime === "pytorch" ? pytorchExecutor : tfjsExecutor;

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import type { ExecutionRequest, ExecutionResult } from "./types";
+import type { ExecutionRequest, ExecutionResult, FineTuneArgs } from "./types";
 
 /** How much of stderr (and of stdout) is kept for the result. */
 export const STDERR_TAIL_BYTES = 16 * 1024;
@@ -239,6 +239,22 @@ export function trainingArgs(req: ExecutionRequest, dirs: AttemptDirs): string[]
     "--api",
     req.apiBaseUrl,
     ...(req.resumeFrom ? ["--resume", req.resumeFrom] : []),
+    ...(req.fineTune ? fineTuneArgs(req.fineTune) : []),
+  ];
+}
+
+/** train.py's fine-tuning options (PyTorch; see lib/ml/codegen/README.md). */
+export function fineTuneArgs(f: FineTuneArgs): string[] {
+  return [
+    "--init-weights",
+    f.initWeights,
+    ...(f.replace.length > 0 ? ["--replace", f.replace.join(",")] : []),
+    "--freeze",
+    typeof f.freeze === "string" ? f.freeze : f.freeze.join(","),
+    "--lr-schedule",
+    f.lrSchedule,
+    "--warmup-epochs",
+    String(f.warmupEpochs),
   ];
 }
 

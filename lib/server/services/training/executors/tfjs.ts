@@ -29,6 +29,7 @@ export const tfjsExecutor: Executor = {
   available: async () => hasTfjs(),
   async run(req: ExecutionRequest): Promise<ExecutionResult> {
     if (!hasTfjs()) return notStarted(`@tensorflow/tfjs is not installed in ${nodeModulesDir()}.`);
+    if (req.fineTune) return notStarted("Fine-tuning runs start from PyTorch weights: they need PyTorch.");
     const dirs = await attemptDirs(req.workDir);
     const project = generateProject("tfjs", req.graph, req.config, { projectName: req.projectName });
     await writeProjectFiles(dirs.project, project.files);

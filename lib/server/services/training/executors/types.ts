@@ -33,6 +33,20 @@ export interface ExecutionRequest {
    * project with torchrun on this machine; absent or `single`, one process.
    */
   strategy?: string;
+  /** Fine-tuning runs (PyTorch only): how to start from a base model's weights. */
+  fineTune?: FineTuneArgs;
+}
+
+/** train.py's fine-tuning options; layers are the generated model's module names. */
+export interface FineTuneArgs {
+  /** A verified state_dict file (--init-weights); ignored by train.py when resuming. */
+  initWeights: string;
+  /** Layers whose base weights are not loaded: a new head (--replace). */
+  replace: string[];
+  /** --freeze: none, base, or these layers. */
+  freeze: "none" | "base" | string[];
+  lrSchedule: "constant" | "cosine" | "linear";
+  warmupEpochs: number;
 }
 
 export interface ExecutionResult {
