@@ -68,6 +68,10 @@ test("train the Iris MLP live, cancel and restart a long job, compare both, dele
   await dialog.getByLabel("Learning rate").fill("0.02");
   await dialog.getByLabel("Batch size").fill("8");
   await expect(dialog.getByRole("radio", { name: /^Auto/ })).toBeChecked();
+  // Strategies the plan lacks are shown, disabled, with the reason.
+  await expect(dialog.getByRole("radio", { name: /^Single process/ })).toBeChecked();
+  await expect(dialog.getByRole("radio", { name: /^Data parallel/ })).toBeDisabled();
+  await expect(dialog.getByText(/Not included in your plan/)).toBeVisible();
   await expectAccessible(page);
   await screenshotBothThemes(page, "training-dialog");
   await dialog.getByRole("radio", { name: /^Auto/ }).scrollIntoViewIfNeeded();

@@ -26,6 +26,7 @@ import { JOBS_PATH, jobQuery } from "./keys";
 import { RecipePicker, type TrainingRecipe } from "./recipe-picker";
 import { RuntimePicker } from "./runtime-picker";
 import { SplitInfo } from "./split-info";
+import { StrategyPicker } from "./strategy-picker";
 import type { TrainingRuntime } from "./types";
 
 /** The editor's save state, so that a job never trains a diagram older than what is on screen. */
@@ -53,6 +54,7 @@ function TrainForm({
   const [runtime, setRuntime] = useState<TrainingRuntime>("auto");
   const [name, setName] = useState("");
   const [recipeId, setRecipeId] = useState<string | null>(null);
+  const [strategy, setStrategy] = useState("single");
   /** Fields edited since the server's answer: their server message no longer applies. */
   const [edited, setEdited] = useState<Set<string>>(new Set());
   const idempotency = useRef<{ body: string; key: string } | null>(null);
@@ -98,7 +100,7 @@ function TrainForm({
       ...(name.trim() ? { name: name.trim() } : {}),
       config,
       runtime,
-      strategy: "single",
+      strategy,
       ...(recipeId ? { recipe_id: recipeId } : {}),
     };
     // One key per submitted body: a retry after a lost answer replays; a changed form is a new job.
@@ -164,9 +166,20 @@ function TrainForm({
           value={runtime}
           onChange={(r) => {
             setRuntime(r);
+            // Only the PyTorch project runs distributed: another runtime goes back to one process.
+            if (r !== "auto" && r !== "pytorch") setStrategy("single");
             setEdited((s) => new Set(s).add("runtime"));
           }}
           error={fieldError("runtime")}
+        />
+        <StrategyPicker
+          value={strategy}
+          runtime={runtime}
+          onChange={(next) => {
+            setStrategy(next);
+            setEdited((s) => new Set(s).add("strategy"));
+          }}
+          error={fieldError("strategy")}
         />
         <EstimatePanel
           projectId={projectId}
