@@ -13,6 +13,7 @@ import {
 import { Card, CardHeader } from "@/components/ui/card";
 import { formatCompact } from "@/lib/datasets-ui/format";
 import { niceAxis } from "@/lib/evaluations-ui/present";
+import { xAxisLabel, yAxisLabel } from "./axis-labels";
 import { useEvaluationChartColors } from "./chart-palette";
 import type { RegressionResult } from "./types";
 
@@ -49,13 +50,7 @@ export function RegressionChart({ result }: { result: RegressionResult }) {
                 tickLine={false}
                 axisLine={{ stroke: colors.grid }}
                 name="Actual"
-                label={{
-                  value: `Actual ${target}`,
-                  position: "insideBottom",
-                  offset: -10,
-                  fill: colors.axis,
-                  fontSize: 11,
-                }}
+                label={xAxisLabel(`Actual ${target}`, colors.axis)}
               />
               <YAxis
                 dataKey="predicted"
@@ -68,15 +63,7 @@ export function RegressionChart({ result }: { result: RegressionResult }) {
                 tickLine={false}
                 axisLine={false}
                 name="Predicted"
-                label={{
-                  value: "Predicted",
-                  angle: -90,
-                  position: "insideLeft",
-                  offset: 8,
-                  fill: colors.axis,
-                  fontSize: 11,
-                  style: { textAnchor: "middle" },
-                }}
+                label={yAxisLabel("Predicted", colors.axis)}
               />
               <ReferenceLine
                 segment={[

@@ -13,6 +13,7 @@ import {
 import { Card, CardHeader } from "@/components/ui/card";
 import { formatCompact } from "@/lib/datasets-ui/format";
 import { residualHistogram } from "@/lib/evaluations-ui/present";
+import { xAxisLabel, yAxisLabel } from "./axis-labels";
 import { useEvaluationChartColors } from "./chart-palette";
 import type { RegressionResult } from "./types";
 
@@ -52,13 +53,7 @@ export function ResidualsChart({ result }: { result: RegressionResult }) {
                 tick={{ fill: colors.axis, fontSize: 11 }}
                 tickLine={false}
                 axisLine={{ stroke: colors.grid }}
-                label={{
-                  value: "Predicted − actual",
-                  position: "insideBottom",
-                  offset: -10,
-                  fill: colors.axis,
-                  fontSize: 11,
-                }}
+                label={xAxisLabel("Predicted − actual", colors.axis)}
               />
               <YAxis
                 allowDecimals={false}
@@ -66,15 +61,7 @@ export function ResidualsChart({ result }: { result: RegressionResult }) {
                 tick={{ fill: colors.axis, fontSize: 11 }}
                 tickLine={false}
                 axisLine={false}
-                label={{
-                  value: "Rows",
-                  angle: -90,
-                  position: "insideLeft",
-                  offset: 8,
-                  fill: colors.axis,
-                  fontSize: 11,
-                  style: { textAnchor: "middle" },
-                }}
+                label={yAxisLabel("Rows", colors.axis)}
               />
               <ReferenceLine x={0} stroke={colors.chance} strokeDasharray="4 4" />
               <Tooltip

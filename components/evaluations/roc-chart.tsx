@@ -12,6 +12,7 @@ import {
 } from "recharts";
 import { Card, CardHeader } from "@/components/ui/card";
 import { formatScore } from "@/lib/evaluations-ui/present";
+import { xAxisLabel, yAxisLabel } from "./axis-labels";
 import { useEvaluationChartColors } from "./chart-palette";
 import type { ClassificationResult } from "./types";
 
@@ -61,13 +62,7 @@ export function RocChart({ curves }: { curves: ClassificationResult["roc"] }) {
                     tick={{ fill: colors.axis, fontSize: 11 }}
                     tickLine={false}
                     axisLine={{ stroke: colors.grid }}
-                    label={{
-                      value: "False positive rate",
-                      position: "insideBottom",
-                      offset: -10,
-                      fill: colors.axis,
-                      fontSize: 11,
-                    }}
+                    label={xAxisLabel("False positive rate", colors.axis)}
                   />
                   <YAxis
                     type="number"
@@ -78,15 +73,7 @@ export function RocChart({ curves }: { curves: ClassificationResult["roc"] }) {
                     tick={{ fill: colors.axis, fontSize: 11 }}
                     tickLine={false}
                     axisLine={false}
-                    label={{
-                      value: "True positive rate",
-                      angle: -90,
-                      position: "insideLeft",
-                      offset: 8,
-                      fill: colors.axis,
-                      fontSize: 11,
-                      style: { textAnchor: "middle" },
-                    }}
+                    label={yAxisLabel("True positive rate", colors.axis)}
                   />
                   <ReferenceLine
                     segment={[

@@ -5,22 +5,10 @@ import { ConfigField } from "@/components/training/config-fields";
 import type { TrainingRecipe } from "@/components/training/recipe-picker";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
+import { WEIGHTED_LAYER_TYPES } from "@/lib/ml/catalog/types";
 import { CONFIG_FIELDS, type ConfigTexts } from "@/lib/training-ui/config-form";
 import { type FreezeChoice, type LrSchedule, parseWarmup } from "@/lib/training-ui/fine-tune-form";
 import type { BaseModel } from "./use-base-models";
-
-/** Layer types that hold weights (what can be frozen). */
-const WEIGHTED = new Set([
-  "Dense",
-  "Embedding",
-  "Conv1D",
-  "Conv2D",
-  "BatchNorm",
-  "LayerNorm",
-  "LSTM",
-  "GRU",
-  "MultiHeadAttention",
-]);
 
 const SCHEDULES: { value: LrSchedule; label: string; hint: string }[] = [
   { value: "cosine", label: "Cosine", hint: "Decays smoothly to zero: the usual choice for fine-tuning" },
@@ -44,7 +32,7 @@ function FreezeOptions({
   value: FreezeChoice;
   onChange: (v: FreezeChoice) => void;
 }) {
-  const layers = model.architecture.nodes.filter((n) => WEIGHTED.has(n.type));
+  const layers = model.architecture.nodes.filter((n) => WEIGHTED_LAYER_TYPES.has(n.type));
   const options: { kind: FreezeChoice["kind"]; label: string; hint: string; disabled?: boolean }[] = [
     {
       kind: "none",

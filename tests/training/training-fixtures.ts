@@ -4,6 +4,7 @@
  * the done-criteria name, and `runJob`, which materialises a dataset and runs one executor on it
  * the way the worker does.
  */
+
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -22,6 +23,7 @@ import {
 } from "@/lib/server/services/training/executors";
 import { materializeDataset } from "@/lib/server/services/training/materialize";
 import type { Preprocessing } from "@/lib/server/services/training/types";
+import { findRecipe } from "../../lib/ml/recipes";
 
 export interface ReceivedCheckpoint {
   epoch: number;
@@ -107,16 +109,9 @@ export function series(uploads: JobUploads, name: string): { epoch: number; valu
 export const models = {
   /** Input 64 → Reshape 1×8×8 → two conv blocks → Dense → 10 logits. */
   digitsCnn(): ArchitectureGraph {
-    return sequential({ shape: [64] }, [
-      ["Reshape", { shape: [1, 8, 8] }],
-      ["Conv2D", { out_channels: 16, kernel_size: 3, padding: 1, activation: "relu" }],
-      ["MaxPool2D", { kernel_size: 2 }],
-      ["Conv2D", { out_channels: 32, kernel_size: 3, padding: 1, activation: "relu" }],
-      ["MaxPool2D", { kernel_size: 2 }],
-      ["Flatten"],
-      ["Dense", { units: 64, activation: "relu" }],
-      ["Dense", { units: 10 }],
-    ]).graph;
+    const recipe = findRecipe("digits-cnn");
+    if (!recipe) throw new Error("the digits-cnn recipe is gone");
+    return structuredClone(recipe.graph);
   },
   irisMlp(): ArchitectureGraph {
     return sequential({ shape: [4] }, [

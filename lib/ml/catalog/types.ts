@@ -76,3 +76,16 @@ export interface BaseModelCatalog {
   format: "layerline.catalog/v1";
   models: BaseModelEntry[];
 }
+
+/** Layer types that hold weights: what a fine-tuning run can freeze. */
+export const WEIGHTED_LAYER_TYPES: ReadonlySet<string> = new Set([
+  "Dense",
+  "Embedding",
+  "Conv1D",
+  "Conv2D",
+  "BatchNorm",
+  "LayerNorm",
+  "LSTM",
+  "GRU",
+  "MultiHeadAttention",
+]);

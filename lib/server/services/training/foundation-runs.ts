@@ -12,6 +12,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { BaseModelEntry } from "../../../ml/catalog/types";
+import { WEIGHTED_LAYER_TYPES } from "../../../ml/catalog/types";
 import { validateForCodegen } from "../../../ml/codegen";
 import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types";
 import { analyzeGraph } from "../../../ml/infer-graph";
@@ -34,19 +35,6 @@ import { toJobView } from "./views";
 
 export type CreateFoundationRunInput = z.infer<typeof createFoundationRunBodySchema>;
 export type FoundationRunView = z.infer<typeof foundationRunSchema>;
-
-/** Layer types that hold weights (what --freeze can name). */
-const WEIGHTED = new Set([
-  "Dense",
-  "Embedding",
-  "Conv1D",
-  "Conv2D",
-  "BatchNorm",
-  "LayerNorm",
-  "LSTM",
-  "GRU",
-  "MultiHeadAttention",
-]);
 
 /** What the dataset version looks like, without reading its data (schema, roles, profile). */
 async function fitInputOf(
@@ -204,7 +192,7 @@ export function inheritedEncoding(base: BaseModelEntry): InheritedEncoding | nul
 /** Freeze as given, checked against the graph (layer ids with weights). */
 function checkFreeze(graph: ArchitectureGraph, freeze: CreateFoundationRunInput["freeze"]) {
   if (typeof freeze === "string") return freeze;
-  const weighted = new Set(graph.nodes.filter((n) => WEIGHTED.has(n.type)).map((n) => n.id));
+  const weighted = new Set(graph.nodes.filter((n) => WEIGHTED_LAYER_TYPES.has(n.type)).map((n) => n.id));
   const unknown = freeze.filter((id) => !weighted.has(id));
   if (unknown.length > 0)
     throw new ValidationError(
