@@ -29,10 +29,25 @@ async function centre(locator: Locator) {
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
+/**
+ * Where a handle settles: a layer just dropped (or a view still panning) moves for a few frames, and
+ * a drag aimed at where it was misses on a loaded machine.
+ */
+async function settledCentre(page: Page, locator: Locator) {
+  let last = await centre(locator);
+  for (let i = 0; i < 40; i++) {
+    await page.waitForTimeout(50);
+    const now = await centre(locator);
+    if (now.x === last.x && now.y === last.y) return now;
+    last = now;
+  }
+  return last;
+}
+
 /** Connects two layers by dragging from the source's output handle to the target's input port. */
 async function connect(page: Page, source: Locator, target: Locator, port = 0) {
-  const from = await centre(source.getByTestId("handle-out"));
-  const to = await centre(target.getByTestId(`handle-in-${port}`));
+  const from = await settledCentre(page, source.getByTestId("handle-out"));
+  const to = await settledCentre(page, target.getByTestId(`handle-in-${port}`));
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
   await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 8 });
