@@ -10,6 +10,7 @@ import { authRouter } from "./routes/auth/auth.index";
 import { catalogRouter } from "./routes/catalog/catalog.index";
 import { codegenRouter } from "./routes/codegen/codegen.index";
 import { datasetsRouter } from "./routes/datasets/datasets.index";
+import { deploymentsRouter } from "./routes/deployments/deployments.index";
 import { evaluationsRouter } from "./routes/evaluations/evaluations.index";
 import { healthRouter } from "./routes/health/health.index";
 import { projectsRouter } from "./routes/projects/projects.index";
@@ -48,6 +49,14 @@ export const OPENAPI_INFO = {
         "A job's model measured on a dataset split: accuracy, per-class metrics, confusion matrix and ROC curves, or MSE, MAE and R²",
     },
     {
+      name: "Deployments",
+      description: "Serve a trained model behind its own key: revisions, key rotation, pause and resume",
+    },
+    {
+      name: "Inference",
+      description: "Predict with a deployment, authenticated by its deployment key (`ldk_…`)",
+    },
+    {
       name: "Base models",
       description:
         "The curated base-model catalog: small models pretrained offline from data shipped with the service, to fine-tune",
@@ -83,6 +92,7 @@ export function createApp(opts: { maxRequestBytes?: number } = {}) {
     .route("/", codegenRouter)
     .route("/", trainingRouter)
     .route("/", evaluationsRouter)
+    .route("/", deploymentsRouter)
     .route("/", catalogRouter);
 
   registerSecuritySchemes(app);

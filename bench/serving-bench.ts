@@ -1,0 +1,126 @@
+/**
+ * Serving benchmark (run by hand: `npx tsx bench/serving-bench.ts`). Trains a small Iris MLP with
+ * PyTorch (exported to ONNX), deploys it, then times one-instance predict calls through the whole
+ * Hono app (app.request: credentials → deployment state from the database → validation → warm model
+ * → micro-batcher) against the same ONNX model's session.run in-process on the same encoded
+ * instance (the baseline), in the same run. Prints p50/p99 of each and their ratio.
+ */
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { serve } from "@hono/node-server";
+import { sequential } from "../lib/ml/graph-builder";
+import { createApp } from "../lib/server/app";
+import { closeDb, getDb, openDb, setDb } from "../lib/server/db/client";
+import { startJobRunner } from "../lib/server/jobs/runner";
+import {
+  encodeInstances,
+  loadArtifact,
+  type ModelManifest,
+} from "../lib/server/services/training/artifact-reader";
+import { copyBlobToFile } from "../lib/server/services/training/blob-files";
+import { getJobRow } from "../lib/server/services/training/job-rows";
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
+const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-bench-blobs-"));
+process.env.BLOB_DIR = blobDir;
+setDb(await openDb({ kind: "pglite-memory" }));
+const app = createApp();
+const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
+  process.env.LAYERLINE_INTERNAL_URL = `http://127.0.0.1:${info.port}`;
+});
+const runner = startJobRunner({ db: await getDb(), concurrency: 1, pollIntervalMs: 100 });
+
+async function call(method: string, url: string, key: string | null, body?: unknown, cookie?: string) {
+  const headers: Record<string, string> = { Host: "localhost", "Content-Type": "application/json" };
+  if (key) headers.Authorization = `Bearer ${key}`;
+  if (cookie) Object.assign(headers, { Cookie: cookie, Origin: "http://localhost" });
+  const res = await app.request(url, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  return { res, json: (await res.json()) as Record<string, unknown> & { id: string } };
+}
+
+function percentiles(ms: number[]) {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+const signup = await call("POST", "/api/auth/signup", null, {
+  email: "bench@example.com",
+  username: "bench",
+  password: "correct horse battery",
+});
+const cookie = (signup.res.headers.get("set-cookie") ?? "").split(";")[0];
+const key = String(
+  (await call("POST", "/api/v1/users/me/api-keys", null, { name: "bench" }, cookie)).json.key,
+);
+const graph = sequential({ shape: [4] }, [
+  ["Dense", { units: 16, activation: "relu" }],
+  ["Dense", { units: 3 }],
+]).graph;
+const project = await call("POST", "/api/v1/projects", key, { name: "Iris", graph });
+const job = await call("POST", "/api/v1/training/jobs", key, {
+  project_id: project.json.id,
+  dataset_id: "builtin-iris",
+  runtime: "pytorch",
+  config: { epochs: 10, batch_size: 16, learning_rate: 0.02 },
+});
+for (;;) {
+  const j = await call("GET", `/api/v1/training/jobs/${job.json.id}`, key);
+  if (j.json.state === "succeeded") break;
+  if (["failed", "cancelled", "timed_out"].includes(String(j.json.state)))
+    throw new Error(`training ${j.json.state}: ${j.json.reason}`);
+  await new Promise((r) => setTimeout(r, 200));
+}
+const dep = await call("POST", "/api/v1/deployments", key, { name: "bench", job_id: job.json.id });
+const dk = String(dep.json.api_key);
+const instance = { sepal_length_cm: 5.9, sepal_width_cm: 3.0, petal_length_cm: 5.1, petal_width_cm: 1.8 };
+
+// Baseline: the same ONNX model in-process.
+const row = await getJobRow(await getDb(), job.json.id);
+if (!row?.artifactManifest) throw new Error("no artifact");
+const manifest = row.artifactManifest as unknown as ModelManifest;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-bench-model-"));
+const files: Record<string, string> = {};
+for (const f of row.artifactFiles) {
+  if (f.name === "manifest.json") continue;
+  files[f.name] = path.join(dir, f.name);
+  await copyBlobToFile(f.blob_key, files[f.name]);
+}
+const model = await loadArtifact({ manifest, files });
+const encoded = encodeInstances(manifest, [instance]);
+
+async function time(fn: () => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < 100; i++) await fn(); // warm-up
+  const out: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const t0 = performance.now();
+    await fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+const base = percentiles(await time(() => model.run(encoded)));
+const api = percentiles(
+  await time(async () => {
+    const r = await call("POST", `/api/v1/inference/${dep.json.id}/predict`, dk, { inputs: [instance] });
+    if (r.res.status !== 200) throw new Error(`predict ${r.res.status}`);
+  }),
+);
+const f = (x: number) => `${x.toFixed(3)} ms`;
+console.log(`one-instance predict, ${CALLS} sequential calls each (format ${manifest.format})`);
+console.log(`  session.run in-process : p50 ${f(base.p50)}  p99 ${f(base.p99)}`);
+console.log(`  POST …/predict via app : p50 ${f(api.p50)}  p99 ${f(api.p99)}`);
+console.log(
+  `  ratio (app / baseline) : p50 ×${(api.p50 / base.p50).toFixed(1)}  p99 ×${(api.p99 / base.p99).toFixed(1)}`,
+);
+
+await model.dispose();
+await runner.stop({ graceMs: 1000 });
+server.close();
+await closeDb();
+fs.rmSync(dir, { recursive: true, force: true });
+fs.rmSync(blobDir, { recursive: true, force: true });
+process.exit(0);

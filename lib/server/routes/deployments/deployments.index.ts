@@ -1,0 +1,29 @@
+import { registerCredentialVerifier } from "../../http/credentials";
+import { createRouter } from "../../http/openapi";
+import { resolveDeploymentKey } from "../../services/deployments/deployments";
+import * as h from "./deployments.handlers";
+import * as r from "./deployments.routes";
+import * as ih from "./inference.handlers";
+import * as ir from "./inference.routes";
+
+registerCredentialVerifier("deployment_key", async (c, secret) => {
+  const found = await resolveDeploymentKey(c.get("db"), secret);
+  return found ? { kind: "deployment_key", ...found } : null;
+});
+
+/** Deployments (management, personal key or session) and inference (deployment key), issue 14. */
+export const deploymentsRouter = createRouter()
+  .openapi(r.createDeployment, h.createDeployment)
+  .openapi(r.listDeployments, h.listDeployments)
+  .openapi(r.getDeployment, h.getDeployment)
+  .openapi(r.updateDeployment, h.updateDeployment)
+  .openapi(r.deleteDeployment, h.deleteDeployment)
+  .openapi(r.rotateDeploymentKey, h.rotateDeploymentKey)
+  .openapi(r.pauseDeployment, h.pauseDeployment)
+  .openapi(r.resumeDeployment, h.resumeDeployment)
+  .openapi(r.listDeploymentRevisions, h.listDeploymentRevisions)
+  .openapi(r.getDeploymentHealth, h.getDeploymentHealth)
+  .openapi(ir.predict, ih.predict)
+  .openapi(ir.batchPredict, ih.batchPredict)
+  .openapi(ir.getInferenceSchema, ih.getInferenceSchema)
+  .openapi(ir.getInferenceHealth, ih.getInferenceHealth);

@@ -1,0 +1,46 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { UnauthorizedError } from "../../errors";
+import type { AppEnv } from "../../http/env";
+import * as inference from "../../services/serving/inference";
+import type * as r from "./inference.routes";
+
+function callerDeployment(c: Context<AppEnv>): string {
+  const caller = c.get("caller");
+  if (caller.kind !== "deployment_key") throw new UnauthorizedError();
+  return caller.deploymentId;
+}
+
+export const predict: RouteHandler<typeof r.predict, AppEnv> = async (c) =>
+  c.json(
+    await inference.predict(
+      c.get("db"),
+      callerDeployment(c),
+      c.req.valid("param").deployment_id,
+      c.req.valid("json").inputs,
+    ),
+    200,
+  );
+
+export const batchPredict: RouteHandler<typeof r.batchPredict, AppEnv> = async (c) =>
+  c.json(
+    await inference.predict(
+      c.get("db"),
+      callerDeployment(c),
+      c.req.valid("param").deployment_id,
+      c.req.valid("json").inputs,
+    ),
+    200,
+  );
+
+export const getInferenceSchema: RouteHandler<typeof r.getInferenceSchema, AppEnv> = async (c) =>
+  c.json(
+    await inference.inferenceSchema(c.get("db"), callerDeployment(c), c.req.valid("param").deployment_id),
+    200,
+  );
+
+export const getInferenceHealth: RouteHandler<typeof r.getInferenceHealth, AppEnv> = async (c) =>
+  c.json(
+    await inference.inferenceHealth(c.get("db"), callerDeployment(c), c.req.valid("param").deployment_id),
+    200,
+  );

@@ -1,0 +1,284 @@
+/**
+ * Deployments (issue 14): management (owner-scoped; another account's deployment is a 404), keys
+ * (`ldk_…`, stored hashed like personal keys, compared in constant time, shown once) and revisions
+ * (every change of model or settings). Inference lives in ../serving/inference.ts.
+ */
+import { and, count, desc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import {
+  type DeploymentRevisionRow,
+  type DeploymentRow,
+  type DeploymentSettings,
+  deploymentRevisions,
+  deployments,
+} from "../../db/schema";
+import { ConflictError, NotFoundError, ValidationError } from "../../errors";
+import { offsetOf, type PageQuery, paged } from "../../http/paging";
+import { newId } from "../../ids";
+import type {
+  CreateDeploymentBody,
+  DeploymentRevisionView,
+  DeploymentView,
+  UpdateDeploymentBody,
+} from "../../schemas/deployments";
+import { constantTimeEqual, hashSecret, newSecret } from "../../secrets";
+import { evictRevisions } from "../serving/model-cache";
+import { findOwnedJob } from "../training/job-rows";
+
+export const DEPLOYMENT_KEY_PREFIX = "ldk_";
+
+function toView(d: DeploymentRow, rev: DeploymentRevisionRow | null): DeploymentView {
+  return {
+    id: d.id,
+    name: d.name,
+    state: d.state,
+    key_prefix: d.keyPrefix,
+    revision: rev?.number ?? null,
+    job_id: rev?.jobId ?? null,
+    settings: rev?.settings ?? {},
+    inference_url: `/api/v1/inference/${d.id}`,
+    created_at: d.createdAt.toISOString(),
+    updated_at: d.updatedAt.toISOString(),
+  };
+}
+
+function revisionView(r: DeploymentRevisionRow): DeploymentRevisionView {
+  return {
+    id: r.id,
+    deployment_id: r.deploymentId,
+    number: r.number,
+    source: r.source,
+    job_id: r.jobId,
+    artifact_format: r.artifactFormat,
+    settings: r.settings,
+    created_at: r.createdAt.toISOString(),
+  };
+}
+
+function newKey(): { key: string; keyHash: string; keyPrefix: string } {
+  const key = newSecret(DEPLOYMENT_KEY_PREFIX, 40);
+  return { key, keyHash: hashSecret(key), keyPrefix: key.slice(0, 10) };
+}
+
+/** The artifact a revision copies from a job; 409 unless the job succeeded with one. */
+async function artifactOfJob(db: Db, ownerId: string, jobId: string) {
+  const job = await findOwnedJob(db, ownerId, jobId);
+  if (job.state !== "succeeded")
+    throw new ConflictError(`The training job is ${job.state}; only a succeeded job can be deployed.`);
+  if (!job.artifactManifest || !job.artifactFormat || job.artifactFiles.length === 0)
+    throw new ConflictError("The training job has no model artifact to deploy.");
+  return {
+    jobId: job.id,
+    artifactFormat: job.artifactFormat,
+    artifactFiles: job.artifactFiles,
+    artifactManifest: job.artifactManifest,
+  };
+}
+
+async function revisionById(db: Db, id: string | null): Promise<DeploymentRevisionRow | null> {
+  if (!id) return null;
+  const [row] = await db.select().from(deploymentRevisions).where(eq(deploymentRevisions.id, id)).limit(1);
+  return row ?? null;
+}
+
+async function findOwned(db: Db, ownerId: string, id: string): Promise<DeploymentRow> {
+  const [row] = await db
+    .select()
+    .from(deployments)
+    .where(and(eq(deployments.id, id), eq(deployments.ownerId, ownerId)))
+    .limit(1);
+  if (!row) throw new NotFoundError("Deployment");
+  return row;
+}
+
+export async function createDeployment(
+  db: Db,
+  ownerId: string,
+  body: CreateDeploymentBody,
+): Promise<DeploymentView & { api_key: string }> {
+  if (body.model_version_id !== undefined || !body.job_id)
+    throw new ValidationError("The model registry is not available yet: deploy a job_id.", [
+      { path: "body.model_version_id", message: "The model registry is not available yet" },
+    ]);
+  const artifact = await artifactOfJob(db, ownerId, body.job_id);
+  const { key, keyHash, keyPrefix } = newKey();
+  const id = newId("dep");
+  const revisionId = newId("rev");
+  const { deployment, revision } = await db.transaction(async (tx) => {
+    const [d] = await tx
+      .insert(deployments)
+      .values({ id, ownerId, name: body.name, state: "deploying", keyHash, keyPrefix })
+      .returning();
+    const [r] = await tx
+      .insert(deploymentRevisions)
+      .values({ id: revisionId, deploymentId: id, number: 1, ...artifact, settings: body.settings ?? {} })
+      .returning();
+    const [ready] = await tx
+      .update(deployments)
+      .set({ state: "ready", currentRevisionId: r.id, updatedAt: new Date() })
+      .where(eq(deployments.id, d.id))
+      .returning();
+    return { deployment: ready, revision: r };
+  });
+  return { ...toView(deployment, revision), api_key: key };
+}
+
+export async function listDeployments(db: Db, ownerId: string, q: PageQuery) {
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({ d: deployments, r: deploymentRevisions })
+      .from(deployments)
+      .leftJoin(deploymentRevisions, eq(deploymentRevisions.id, deployments.currentRevisionId))
+      .where(eq(deployments.ownerId, ownerId))
+      .orderBy(desc(deployments.createdAt), desc(deployments.id))
+      .limit(q.limit)
+      .offset(offsetOf(q)),
+    db.select({ total: count() }).from(deployments).where(eq(deployments.ownerId, ownerId)),
+  ]);
+  return paged(
+    rows.map(({ d, r }) => toView(d, r)),
+    total,
+    q,
+  );
+}
+
+export async function getDeployment(db: Db, ownerId: string, id: string): Promise<DeploymentView> {
+  const d = await findOwned(db, ownerId, id);
+  return toView(d, await revisionById(db, d.currentRevisionId));
+}
+
+/** A new name alone changes no revision; a new job or new settings make one. */
+export async function updateDeployment(
+  db: Db,
+  ownerId: string,
+  id: string,
+  body: UpdateDeploymentBody,
+): Promise<DeploymentView> {
+  const d = await findOwned(db, ownerId, id);
+  const current = await revisionById(db, d.currentRevisionId);
+  const changesModel = body.job_id !== undefined || body.settings !== undefined;
+  if (!changesModel) {
+    if (body.name === undefined) return toView(d, current);
+    const [renamed] = await db
+      .update(deployments)
+      .set({ name: body.name, updatedAt: new Date() })
+      .where(eq(deployments.id, id))
+      .returning();
+    return toView(renamed, current);
+  }
+  const jobId = body.job_id ?? current?.jobId;
+  if (!jobId) throw new ConflictError("The deployment has no job to serve.");
+  const artifact = await artifactOfJob(db, ownerId, jobId);
+  const settings: DeploymentSettings = body.settings ?? current?.settings ?? {};
+  return db.transaction(async (tx) => {
+    const [last] = await tx
+      .select({ number: deploymentRevisions.number })
+      .from(deploymentRevisions)
+      .where(eq(deploymentRevisions.deploymentId, id))
+      .orderBy(desc(deploymentRevisions.number))
+      .limit(1);
+    const [r] = await tx
+      .insert(deploymentRevisions)
+      .values({ id: newId("rev"), deploymentId: id, number: (last?.number ?? 0) + 1, ...artifact, settings })
+      .returning();
+    const [updated] = await tx
+      .update(deployments)
+      .set({
+        currentRevisionId: r.id,
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(d.state === "failed" || d.state === "deploying" ? { state: "ready" as const } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(deployments.id, id))
+      .returning();
+    return toView(updated, r);
+  });
+}
+
+export async function deleteDeployment(db: Db, ownerId: string, id: string): Promise<void> {
+  await findOwned(db, ownerId, id);
+  const revs = await db
+    .select({ id: deploymentRevisions.id })
+    .from(deploymentRevisions)
+    .where(eq(deploymentRevisions.deploymentId, id));
+  await db.delete(deployments).where(eq(deployments.id, id));
+  evictRevisions(revs.map((r) => r.id));
+}
+
+/** A new key, shown once; the old key stops working at once (no grace period). */
+export async function rotateKey(
+  db: Db,
+  ownerId: string,
+  id: string,
+): Promise<DeploymentView & { api_key: string }> {
+  await findOwned(db, ownerId, id);
+  const { key, keyHash, keyPrefix } = newKey();
+  const [d] = await db
+    .update(deployments)
+    .set({ keyHash, keyPrefix, updatedAt: new Date() })
+    .where(eq(deployments.id, id))
+    .returning();
+  return { ...toView(d, await revisionById(db, d.currentRevisionId)), api_key: key };
+}
+
+export async function setPaused(
+  db: Db,
+  ownerId: string,
+  id: string,
+  paused: boolean,
+): Promise<DeploymentView> {
+  const d = await findOwned(db, ownerId, id);
+  if (paused && d.state !== "ready" && d.state !== "paused")
+    throw new ConflictError(`A ${d.state} deployment cannot be paused.`);
+  if (!paused && d.state !== "paused" && d.state !== "ready")
+    throw new ConflictError(`A ${d.state} deployment cannot be resumed.`);
+  const [updated] = await db
+    .update(deployments)
+    .set({ state: paused ? "paused" : "ready", updatedAt: new Date() })
+    .where(eq(deployments.id, id))
+    .returning();
+  return toView(updated, await revisionById(db, updated.currentRevisionId));
+}
+
+export async function listRevisions(db: Db, ownerId: string, id: string): Promise<DeploymentRevisionView[]> {
+  await findOwned(db, ownerId, id);
+  const rows = await db
+    .select()
+    .from(deploymentRevisions)
+    .where(eq(deploymentRevisions.deploymentId, id))
+    .orderBy(desc(deploymentRevisions.number));
+  return rows.map(revisionView);
+}
+
+export async function deploymentHealth(db: Db, ownerId: string, id: string) {
+  const d = await findOwned(db, ownerId, id);
+  const rev = await revisionById(db, d.currentRevisionId);
+  const status = d.state === "ready" ? ("ok" as const) : d.state;
+  return { status, state: d.state, revision: rev?.number ?? null };
+}
+
+/** A presented deployment key → its deployment, or null (hash lookup, then a constant-time check). */
+export async function resolveDeploymentKey(
+  db: Db,
+  presented: string,
+): Promise<{ deploymentId: string; ownerId: string } | null> {
+  const digest = hashSecret(presented);
+  const [row] = await db
+    .select({ id: deployments.id, ownerId: deployments.ownerId, keyHash: deployments.keyHash })
+    .from(deployments)
+    .where(eq(deployments.keyHash, digest))
+    .limit(1);
+  if (!row || !constantTimeEqual(row.keyHash, digest)) return null;
+  return { deploymentId: row.id, ownerId: row.ownerId };
+}
+
+/** The deployment and its current revision for inference (one indexed query per request). */
+export async function servingTarget(db: Db, id: string) {
+  const [row] = await db
+    .select({ d: deployments, r: deploymentRevisions })
+    .from(deployments)
+    .leftJoin(deploymentRevisions, eq(deploymentRevisions.id, deployments.currentRevisionId))
+    .where(eq(deployments.id, id))
+    .limit(1);
+  return row ?? null;
+}

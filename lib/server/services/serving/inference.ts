@@ -1,0 +1,65 @@
+/**
+ * Inference on a deployment (contract §4.8): the deployment's state and current revision come from
+ * the database on every request (so pause, delete and key rotation hold across servers); the model
+ * is the process's warm copy of that revision (model-cache.ts), called through its micro-batcher.
+ */
+import type { Db } from "../../db/client";
+import { DomainError, ForbiddenError, NotFoundError } from "../../errors";
+import { servingTarget } from "../deployments/deployments";
+import type { Prediction } from "../training/artifact-reader";
+import { exampleInstance, inputJsonSchema, outputJsonSchema, validateInstances } from "./instance-schema";
+import { warmModel } from "./model-cache";
+
+const PAUSED_RETRY_AFTER_S = 60;
+
+class ServiceUnavailableError extends DomainError {
+  constructor(detail: string, retryAfterSeconds: number) {
+    super(503, "Service unavailable", detail, undefined, { "Retry-After": String(retryAfterSeconds) });
+  }
+}
+
+/** The caller's own deployment, serving: 403 for another deployment's key, 503 while paused. */
+async function target(db: Db, callerDeploymentId: string, deploymentId: string) {
+  if (callerDeploymentId !== deploymentId)
+    throw new ForbiddenError("This deployment key belongs to another deployment.");
+  const found = await servingTarget(db, deploymentId);
+  if (!found) throw new NotFoundError("Deployment");
+  const { d, r } = found;
+  if (d.state === "paused")
+    throw new ServiceUnavailableError("The deployment is paused; resume it to serve.", PAUSED_RETRY_AFTER_S);
+  if (d.state !== "ready" || !r)
+    throw new ServiceUnavailableError(`The deployment is ${d.state}.`, PAUSED_RETRY_AFTER_S);
+  return { deployment: d, revision: r };
+}
+
+export async function predict(
+  db: Db,
+  callerDeploymentId: string,
+  deploymentId: string,
+  instances: readonly unknown[],
+): Promise<{ outputs: Prediction[]; revision: number }> {
+  const { revision } = await target(db, callerDeploymentId, deploymentId);
+  const model = await warmModel(revision);
+  validateInstances(model.manifest, instances);
+  const outputs = await model.batcher.predict(instances);
+  return { outputs, revision: revision.number };
+}
+
+export async function inferenceSchema(db: Db, callerDeploymentId: string, deploymentId: string) {
+  const { revision } = await target(db, callerDeploymentId, deploymentId);
+  const model = await warmModel(revision);
+  const m = model.manifest;
+  return {
+    input_schema: inputJsonSchema(m),
+    output_schema: outputJsonSchema(m),
+    example: { inputs: [exampleInstance(m)] },
+    revision: revision.number,
+  };
+}
+
+/** `ok` once the revision's model is loaded; a paused deployment answers 503. */
+export async function inferenceHealth(db: Db, callerDeploymentId: string, deploymentId: string) {
+  const { revision } = await target(db, callerDeploymentId, deploymentId);
+  await warmModel(revision);
+  return { status: "ok" as const, revision: revision.number };
+}

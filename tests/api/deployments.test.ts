@@ -1,0 +1,332 @@
+/**
+ * Deployments through the real app and database: a real Iris job trains (TF.js, the app served on
+ * loopback so its program can upload, the durable job runner in this process), is deployed, and its
+ * deployment serves the job's own validation rows with the job's validation accuracy (no
+ * training/serving skew). Keys, idempotent replay, pause/resume, revisions and limits are checked.
+ */
+// The app first: it extends zod with .openapi() before the schema modules build their schemas.
+import "@/lib/server/app";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sequential } from "@/lib/ml/graph-builder";
+import { getDb } from "@/lib/server/db/client";
+import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
+import { getJobRow } from "@/lib/server/services/training/job-rows";
+import { readEvaluationRows } from "@/lib/server/services/training/materialize";
+import { call, signUpWithKey, startTestApp, type TestApp } from "../helpers";
+import { tempBlobDir } from "./projects.fixtures";
+
+tempBlobDir();
+let app: TestApp;
+let runner: JobRunner | null = null;
+let close: () => void = () => {};
+let key = "";
+let otherKey = "";
+let jobId = "";
+let valAccuracy = 0;
+
+const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
+const irisGraph = sequential({ shape: [4] }, [
+  ["Dense", { units: 16, activation: "relu" }],
+  ["Dense", { units: 3 }],
+]).graph;
+
+async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+const charLstmGraph = sequential({ shape: [16], dtype: "int64" }, [
+  ["Embedding", { num_embeddings: 64, embedding_dim: 16 }],
+  ["LSTM", { hidden_size: 32, num_layers: 1, return_sequences: false }],
+  ["Dense", { units: 64 }],
+]).graph;
+let lmJobId = "";
+
+async function train(graph: object, body: Record<string, unknown>): Promise<string> {
+  const project = await call(app, "POST", "/api/v1/projects", { key, body: { name: "Model", graph } });
+  expect(project.status, project.text).toBe(201);
+  const r = await call(app, "POST", "/api/v1/training/jobs", {
+    key,
+    body: { project_id: project.json.id, ...body },
+  });
+  expect(r.status, r.text).toBe(201);
+  const id = r.json.id as string;
+  const job = await waitFor(`job ${id}`, 170_000, async () => {
+    const got = await call(app, "GET", `/api/v1/training/jobs/${id}`, { key });
+    return TERMINAL.includes(got.json.state) ? got.json : null;
+  });
+  expect(job.state, job.reason).toBe("succeeded");
+  return id;
+}
+
+async function deploy(name: string, headers: Record<string, string> = {}) {
+  const r = await call(app, "POST", "/api/v1/deployments", { key, body: { name, job_id: jobId }, headers });
+  expect(r.status, r.text).toBe(201);
+  return r;
+}
+
+const predict = (id: string, dk: string, inputs: unknown[], route = "predict") =>
+  call(app, "POST", `/api/v1/inference/${id}/${route}`, { key: dk, body: { inputs } });
+
+const setosa = { sepal_length_cm: 5.1, sepal_width_cm: 3.5, petal_length_cm: 1.4, petal_width_cm: 0.2 };
+
+beforeAll(async () => {
+  app = await startTestApp();
+  await new Promise<void>((resolve) => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
+      process.env.LAYERLINE_INTERNAL_URL = `http://127.0.0.1:${info.port}`;
+      resolve();
+    });
+    close = () => server.close();
+  });
+  runner = startJobRunner({ db: await getDb(), concurrency: 2, pollIntervalMs: 100 });
+  ({ key } = await signUpWithKey(app));
+  ({ key: otherKey } = await signUpWithKey(app));
+  [jobId, lmJobId] = await Promise.all([
+    train(irisGraph, {
+      dataset_id: "builtin-iris",
+      runtime: "tfjs",
+      config: { epochs: 25, batch_size: 16, learning_rate: 0.02 },
+    }),
+    train(charLstmGraph, {
+      dataset_id: "builtin-declaration",
+      runtime: "pytorch",
+      config: { epochs: 1, batch_size: 64, learning_rate: 0.01 },
+    }),
+  ]);
+  const manifest = await call(app, "GET", `/api/v1/training/jobs/${jobId}/artifact/manifest.json`, { key });
+  valAccuracy = manifest.json.metrics.val_accuracy;
+}, 200_000);
+
+afterAll(async () => {
+  await runner?.stop({ graceMs: 2000 });
+  close();
+});
+
+describe("deployments", () => {
+  it("serves the job's validation rows with the job's validation accuracy", async () => {
+    const d = await deploy("iris");
+    expect(d.json.api_key).toMatch(/^ldk_/);
+    expect(d.json.state).toBe("ready");
+    expect(d.json.revision).toBe(1);
+    const job = await getJobRow(await getDb(), jobId);
+    if (!job?.preprocessing) throw new Error("no preprocessing");
+    const rows = await readEvaluationRows(await getDb(), {
+      ownerId: job.ownerId,
+      datasetId: job.datasetId,
+      datasetVersionId: job.datasetVersionId,
+      preprocessing: job.preprocessing,
+      config: job.config,
+      split: "validation",
+    });
+    expect(rows.instances.length).toBe(30);
+    const r = await predict(d.json.id, d.json.api_key, rows.instances);
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.revision).toBe(1);
+    expect(r.json.outputs).toHaveLength(30);
+    const correct = r.json.outputs.filter(
+      (o: { label: string }, i: number) => o.label === rows.targets[i],
+    ).length;
+    expect(correct / 30).toBeCloseTo(valAccuracy, 5);
+    // The key is never shown again.
+    const got = await call(app, "GET", `/api/v1/deployments/${d.json.id}`, { key });
+    expect(got.status).toBe(200);
+    expect(got.json.api_key).toBeUndefined();
+    expect(d.json.api_key.startsWith(got.json.key_prefix)).toBe(true);
+    // Concurrent calls (micro-batched) answer each request in order.
+    const many = await Promise.all(
+      rows.instances.map((inst) => predict(d.json.id, d.json.api_key, [inst, setosa])),
+    );
+    many.forEach((m, i) => {
+      expect(m.json.outputs[0]).toEqual(r.json.outputs[i]);
+      expect(m.json.outputs[1].label).toBe("setosa");
+    });
+  });
+
+  it("replays an idempotent creation without the key", async () => {
+    const headers = { "Idempotency-Key": `dep-${Date.now()}` };
+    const first = await deploy("idem", headers);
+    const again = await call(app, "POST", "/api/v1/deployments", {
+      key,
+      body: { name: "idem", job_id: jobId },
+      headers,
+    });
+    expect(again.status).toBe(201);
+    expect(again.res.headers.get("idempotency-replayed")).toBe("true");
+    expect(again.res.headers.get("idempotency-secret-redacted")).toBe("true");
+    expect(again.json.api_key).toBeNull();
+    expect(again.json.id).toBe(first.json.id);
+  });
+
+  it("keeps keys apart: deployment keys on management and other deployments, personal keys on inference", async () => {
+    const a = await deploy("a");
+    const b = await deploy("b");
+    const mgmt = await call(app, "GET", `/api/v1/deployments/${a.json.id}`, { key: a.json.api_key });
+    expect(mgmt.status).toBe(403);
+    expect(mgmt.res.headers.get("content-type")).toContain("application/problem+json");
+    expect((await predict(b.json.id, a.json.api_key, [setosa])).status).toBe(403);
+    expect((await predict(a.json.id, key, [setosa])).status).toBe(403);
+    expect((await predict(a.json.id, "ldk_notakey", [setosa])).status).toBe(401);
+    // Another account's deployment is not found.
+    expect((await call(app, "GET", `/api/v1/deployments/${a.json.id}`, { key: otherKey })).status).toBe(404);
+    const list = await call(app, "GET", "/api/v1/deployments?limit=2", { key });
+    expect(list.status).toBe(200);
+    expect(list.json.items).toHaveLength(2);
+    expect(list.json.total).toBeGreaterThanOrEqual(3);
+    expect(list.json.items[0].id).toBe(b.json.id);
+  });
+
+  it("rotates the key with no grace period", async () => {
+    const d = await deploy("rotate");
+    const r = await call(app, "POST", `/api/v1/deployments/${d.json.id}/rotate-key`, { key });
+    expect(r.status).toBe(200);
+    expect(r.json.api_key).toMatch(/^ldk_/);
+    expect(r.json.api_key).not.toBe(d.json.api_key);
+    expect((await predict(d.json.id, d.json.api_key, [setosa])).status).toBe(401);
+    expect((await predict(d.json.id, r.json.api_key, [setosa])).status).toBe(200);
+  });
+
+  it("pauses (503 with Retry-After) and resumes", async () => {
+    const d = await deploy("pause");
+    expect((await call(app, "POST", `/api/v1/deployments/${d.json.id}/pause`, { key })).json.state).toBe(
+      "paused",
+    );
+    const paused = await predict(d.json.id, d.json.api_key, [setosa]);
+    expect(paused.status).toBe(503);
+    expect(Number(paused.res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(paused.json.status).toBe(503);
+    const health = await call(app, "GET", `/api/v1/deployments/${d.json.id}/health`, { key });
+    expect(health.json.status).toBe("paused");
+    expect((await call(app, "POST", `/api/v1/deployments/${d.json.id}/resume`, { key })).json.state).toBe(
+      "ready",
+    );
+    expect((await predict(d.json.id, d.json.api_key, [setosa])).status).toBe(200);
+    const ih = await call(app, "GET", `/api/v1/inference/${d.json.id}/health`, { key: d.json.api_key });
+    expect(ih.json).toEqual({ status: "ok", revision: 1 });
+  });
+
+  it("makes a new revision on update, listed newest first", async () => {
+    const d = await deploy("update");
+    const renamed = await call(app, "PUT", `/api/v1/deployments/${d.json.id}`, {
+      key,
+      body: { name: "renamed" },
+    });
+    expect(renamed.json).toMatchObject({ name: "renamed", revision: 1 });
+    const u = await call(app, "PUT", `/api/v1/deployments/${d.json.id}`, {
+      key,
+      body: { job_id: jobId, settings: { max_batch_size: 8 } },
+    });
+    expect(u.status, u.text).toBe(200);
+    expect(u.json.revision).toBe(2);
+    const revs = await call(app, "GET", `/api/v1/deployments/${d.json.id}/revisions`, { key });
+    expect(revs.json.map((r: { number: number }) => r.number)).toEqual([2, 1]);
+    expect((await predict(d.json.id, d.json.api_key, [setosa])).json.revision).toBe(2);
+    const missing = await call(app, "PUT", `/api/v1/deployments/${d.json.id}`, {
+      key,
+      body: { job_id: "job_nope" },
+    });
+    expect(missing.status).toBe(404);
+  });
+
+  it("publishes a schema whose example predicts, and names the instance and field of a bad input", async () => {
+    const d = await deploy("schema");
+    const s = await call(app, "GET", `/api/v1/inference/${d.json.id}/schema`, { key: d.json.api_key });
+    expect(s.status).toBe(200);
+    expect(Object.keys(s.json.input_schema.properties)).toEqual([
+      "sepal_length_cm",
+      "sepal_width_cm",
+      "petal_length_cm",
+      "petal_width_cm",
+    ]);
+    expect(s.json.output_schema.properties.label.enum).toEqual(["setosa", "versicolor", "virginica"]);
+    const ex = await call(app, "POST", `/api/v1/inference/${d.json.id}/predict`, {
+      key: d.json.api_key,
+      body: s.json.example,
+    });
+    expect(ex.status, ex.text).toBe(200);
+    expect(ex.json.outputs).toHaveLength(1);
+    const bad = await predict(d.json.id, d.json.api_key, [setosa, { ...setosa, petal_width_cm: "wide" }]);
+    expect(bad.status).toBe(422);
+    expect(bad.json.errors[0].path).toBe("inputs.1.petal_width_cm");
+    const { petal_length_cm: _, ...partial } = setosa;
+    const missing = await predict(d.json.id, d.json.api_key, [partial]);
+    expect(missing.status).toBe(422);
+    expect(missing.json.errors[0].path).toBe("inputs.0.petal_length_cm");
+  });
+
+  it("serves a character language model: text in, the next character's distribution out", async () => {
+    const r = await call(app, "POST", "/api/v1/deployments", { key, body: { name: "lm", job_id: lmJobId } });
+    expect(r.status, r.text).toBe(201);
+    const dk = r.json.api_key as string;
+    const s = await call(app, "GET", `/api/v1/inference/${r.json.id}/schema`, { key: dk });
+    expect(s.status).toBe(200);
+    const ex = await call(app, "POST", `/api/v1/inference/${r.json.id}/predict`, {
+      key: dk,
+      body: s.json.example,
+    });
+    expect(ex.status, ex.text).toBe(200);
+    const p = await predict(r.json.id, dk, ["We hold these truths", { text: "All men are created " }]);
+    expect(p.status, p.text).toBe(200);
+    for (const o of p.json.outputs) {
+      expect(typeof o.label).toBe("string");
+      const total = Object.values(o.probabilities as Record<string, number>).reduce((a, b) => a + b, 0);
+      expect(total).toBeGreaterThan(0.99);
+    }
+  });
+
+  it("enforces 1–100 per predict and up to 10,000 per batch", async () => {
+    const d = await deploy("limits");
+    const dk = d.json.api_key as string;
+    expect((await predict(d.json.id, dk, [])).status).toBe(422);
+    expect((await predict(d.json.id, dk, Array(100).fill(setosa))).status).toBe(200);
+    expect((await predict(d.json.id, dk, Array(101).fill(setosa))).status).toBe(422);
+    const big = await predict(d.json.id, dk, Array(10_000).fill(setosa), "batch");
+    expect(big.status).toBe(200);
+    expect(big.json.outputs).toHaveLength(10_000);
+    expect((await predict(d.json.id, dk, Array(10_001).fill(0), "batch")).status).toBe(422);
+  });
+
+  it("refuses model versions, unfinished jobs and deleted deployments", async () => {
+    const mv = await call(app, "POST", "/api/v1/deployments", {
+      key,
+      body: { name: "mv", model_version_id: "mv_1" },
+    });
+    expect(mv.status).toBe(422);
+    const both = await call(app, "POST", "/api/v1/deployments", {
+      key,
+      body: { name: "x", job_id: jobId, model_version_id: "mv_1" },
+    });
+    expect(both.status).toBe(422);
+    const project = await call(app, "POST", "/api/v1/projects", {
+      key,
+      body: { name: "Q", graph: irisGraph },
+    });
+    const queued = await call(app, "POST", "/api/v1/training/jobs", {
+      key,
+      body: {
+        project_id: project.json.id,
+        dataset_id: "builtin-iris",
+        runtime: "tfjs",
+        config: { epochs: 1 },
+      },
+    });
+    expect(queued.status, queued.text).toBe(201);
+    const early = await call(app, "POST", "/api/v1/deployments", {
+      key,
+      body: { name: "q", job_id: queued.json.id },
+    });
+    expect(early.status).toBe(409);
+    expect(early.res.headers.get("content-type")).toContain("application/problem+json");
+    const d = await deploy("delete");
+    expect((await call(app, "DELETE", `/api/v1/deployments/${d.json.id}`, { key })).status).toBe(204);
+    expect((await call(app, "GET", `/api/v1/deployments/${d.json.id}`, { key })).status).toBe(404);
+    expect((await predict(d.json.id, d.json.api_key, [setosa])).status).toBe(401);
+  });
+});
