@@ -8,7 +8,7 @@ import { DomainError, ForbiddenError, NotFoundError } from "../../errors";
 import { servingTarget } from "../deployments/deployments";
 import type { Prediction } from "../training/artifact-reader";
 import { exampleInstance, inputJsonSchema, outputJsonSchema, validateInstances } from "./instance-schema";
-import { warmModel } from "./model-cache";
+import { withWarmModel } from "./model-cache";
 
 const PAUSED_RETRY_AFTER_S = 60;
 
@@ -39,16 +39,16 @@ export async function predict(
   instances: readonly unknown[],
 ): Promise<{ outputs: Prediction[]; revision: number }> {
   const { revision } = await target(db, callerDeploymentId, deploymentId);
-  const model = await warmModel(revision);
-  validateInstances(model.manifest, instances);
-  const outputs = await model.batcher.predict(instances);
+  const outputs = await withWarmModel(revision, async (model) => {
+    validateInstances(model.manifest, instances);
+    return model.batcher.predict(instances);
+  });
   return { outputs, revision: revision.number };
 }
 
 export async function inferenceSchema(db: Db, callerDeploymentId: string, deploymentId: string) {
   const { revision } = await target(db, callerDeploymentId, deploymentId);
-  const model = await warmModel(revision);
-  const m = model.manifest;
+  const m = await withWarmModel(revision, async (model) => model.manifest);
   return {
     input_schema: inputJsonSchema(m),
     output_schema: outputJsonSchema(m),
@@ -60,6 +60,6 @@ export async function inferenceSchema(db: Db, callerDeploymentId: string, deploy
 /** `ok` once the revision's model is loaded; a paused deployment answers 503. */
 export async function inferenceHealth(db: Db, callerDeploymentId: string, deploymentId: string) {
   const { revision } = await target(db, callerDeploymentId, deploymentId);
-  await warmModel(revision);
+  await withWarmModel(revision, async () => undefined);
   return { status: "ok" as const, revision: revision.number };
 }

@@ -1,7 +1,8 @@
 /**
  * The warm models of this process: each revision's artifact is loaded once (copied from blob
  * storage into a temporary directory, then artifact-reader.ts) and kept in an LRU keyed by revision
- * id; an evicted model is disposed. Concurrent loads of one revision share one promise. Models are
+ * id. An evicted model is disposed once no request is using it any more (each use holds a
+ * reference). Concurrent loads of one revision share one promise. Models are
  * per process; everything that must hold across servers (state, keys, pause) is read from the
  * database on each request.
  */
@@ -21,8 +22,6 @@ export interface WarmModel {
   batcher: MicroBatcher;
   dispose(): Promise<void>;
 }
-
-const cache = new Map<string, Promise<WarmModel>>();
 
 async function load(revision: DeploymentRevisionRow): Promise<WarmModel> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "layerline-serve-"));
@@ -51,35 +50,92 @@ async function load(revision: DeploymentRevisionRow): Promise<WarmModel> {
   }
 }
 
-/** The warm model of a revision, loading it on first use. */
-export function warmModel(revision: DeploymentRevisionRow): Promise<WarmModel> {
-  const hit = cache.get(revision.id);
-  if (hit) {
-    cache.delete(revision.id); // re-insert: most recently used last
-    cache.set(revision.id, hit);
-    return hit;
+interface Entry {
+  loading: Promise<WarmModel>;
+  /** Requests using the model now. */
+  users: number;
+  /** Out of the cache: disposed when the last user leaves. */
+  retired: boolean;
+}
+
+/** An LRU of loaded models whose evicted entries wait for their users before being disposed. */
+export class ModelCache<K> {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly loader: (key: K) => Promise<WarmModel>,
+    private readonly idOf: (key: K) => string,
+    private readonly maxModels: number,
+  ) {}
+
+  /** Runs `use` with the warm model of `key` (loaded on first use), holding it until `use` ends. */
+  async with<T>(key: K, use: (model: WarmModel) => Promise<T>): Promise<T> {
+    const entry = this.acquire(key);
+    entry.users += 1;
+    try {
+      return await use(await entry.loading);
+    } finally {
+      entry.users -= 1;
+      if (entry.retired && entry.users === 0) dispose(entry);
+    }
   }
-  const loading = load(revision);
-  cache.set(revision.id, loading);
-  loading.catch(() => {
-    if (cache.get(revision.id) === loading) cache.delete(revision.id);
-  });
-  while (cache.size > MAX_MODELS) {
-    const [oldest, evicted] = cache.entries().next().value as [string, Promise<WarmModel>];
-    cache.delete(oldest);
-    evicted.then((m) => m.dispose()).catch(() => {});
+
+  /** Drops these keys' models (a deleted deployment); each is disposed when its users are done. */
+  evict(ids: string[]): void {
+    for (const id of ids) {
+      const entry = this.entries.get(id);
+      if (entry) this.retire(id, entry);
+    }
   }
-  return loading;
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private acquire(key: K): Entry {
+    const id = this.idOf(key);
+    const hit = this.entries.get(id);
+    if (hit) {
+      this.entries.delete(id); // re-insert: most recently used last
+      this.entries.set(id, hit);
+      return hit;
+    }
+    const entry: Entry = { loading: this.loader(key), users: 0, retired: false };
+    this.entries.set(id, entry);
+    entry.loading.catch(() => {
+      if (this.entries.get(id) === entry) this.entries.delete(id);
+    });
+    while (this.entries.size > this.maxModels) {
+      const [oldest, evicted] = this.entries.entries().next().value as [string, Entry];
+      this.retire(oldest, evicted);
+    }
+    return entry;
+  }
+
+  private retire(id: string, entry: Entry): void {
+    if (this.entries.get(id) === entry) this.entries.delete(id);
+    entry.retired = true;
+    if (entry.users === 0) dispose(entry);
+  }
+}
+
+function dispose(entry: Entry): void {
+  entry.loading.then((m) => m.dispose()).catch(() => {});
+}
+
+const cache = new ModelCache<DeploymentRevisionRow>(load, (r) => r.id, MAX_MODELS);
+
+/** Runs `use` with the warm model of a revision (loaded on first use); it stays loaded meanwhile. */
+export function withWarmModel<T>(
+  revision: DeploymentRevisionRow,
+  use: (model: WarmModel) => Promise<T>,
+): Promise<T> {
+  return cache.with(revision, use);
 }
 
 /** Drops the warm models of these revisions (a deleted deployment). */
 export function evictRevisions(ids: string[]): void {
-  for (const id of ids) {
-    const entry = cache.get(id);
-    if (!entry) continue;
-    cache.delete(id);
-    entry.then((m) => m.dispose()).catch(() => {});
-  }
+  cache.evict(ids);
 }
 
 export function cachedRevisionCount(): number {
