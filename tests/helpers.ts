@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { serve } from "@hono/node-server";
 import { afterAll } from "vitest";
 import { createApp } from "@/lib/server/app";
 import { closeDb, openDb, setDb } from "@/lib/server/db/client";
@@ -85,4 +86,17 @@ export async function signUpWithKey(app: TestApp) {
   });
   if (k.status !== 201) throw new Error(`key creation failed: ${k.status} ${k.text}`);
   return { ...s, key: k.json.key as string, keyId: k.json.id as string };
+}
+
+/**
+ * Serves the app on a loopback port and points LAYERLINE_INTERNAL_URL at it, so that training
+ * programs upload their events through the real API; returns how to stop it.
+ */
+export async function serveForUploads(app: TestApp): Promise<() => void> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
+      process.env.LAYERLINE_INTERNAL_URL = `http://127.0.0.1:${info.port}`;
+      resolve(() => server.close());
+    });
+  });
 }

@@ -7793,7 +7793,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry-safe key, 1–255 visible ASCII */
+                /** @description Retry-safe key, 1–255 visible ASCII: a retry with the same key and body replays */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9066,7 +9066,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry-safe key, 1–255 visible ASCII */
+                /** @description Retry-safe key, 1–255 visible ASCII: a retry with the same key and body replays */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9489,7 +9489,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retry this request safely with the same key and body. */
+                /** @description Retry-safe key, 1–255 visible ASCII: a retry with the same key and body replays */
                 "Idempotency-Key"?: string;
             };
             path?: never;

@@ -6,15 +6,13 @@
  */
 // The app first: it extends zod with .openapi() before the schema modules build their schemas.
 import "@/lib/server/app";
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sequential } from "@/lib/ml/graph-builder";
 import { getDb } from "@/lib/server/db/client";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
 import { getJobRow } from "@/lib/server/services/training/job-rows";
 import { readEvaluationRows } from "@/lib/server/services/training/materialize";
-import { call, signUpWithKey, startTestApp, type TestApp } from "../helpers";
+import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { tempBlobDir } from "./projects.fixtures";
 
 tempBlobDir();
@@ -79,13 +77,7 @@ const setosa = { sepal_length_cm: 5.1, sepal_width_cm: 3.5, petal_length_cm: 1.4
 
 beforeAll(async () => {
   app = await startTestApp();
-  await new Promise<void>((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
-      process.env.LAYERLINE_INTERNAL_URL = `http://127.0.0.1:${info.port}`;
-      resolve();
-    });
-    close = () => server.close();
-  });
+  close = await serveForUploads(app);
   runner = startJobRunner({ db: await getDb(), concurrency: 2, pollIntervalMs: 100 });
   ({ key } = await signUpWithKey(app));
   ({ key: otherKey } = await signUpWithKey(app));

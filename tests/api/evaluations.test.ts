@@ -9,13 +9,11 @@
 // The app first: it extends zod with .openapi() before the schema modules build their schemas.
 import "@/lib/server/app";
 import fs from "node:fs";
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sequential } from "@/lib/ml/graph-builder";
 import { getDb } from "@/lib/server/db/client";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
-import { call, signUpWithKey, startTestApp, type TestApp } from "../helpers";
+import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { upload } from "./datasets-helpers";
 import { tempBlobDir } from "./projects.fixtures";
 
@@ -105,13 +103,7 @@ const jobs = { iris: "", diabetes: "", lm: "", lmTfjs: "" };
 
 beforeAll(async () => {
   app = await startTestApp();
-  await new Promise<void>((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
-      process.env.LAYERLINE_INTERNAL_URL = `http://127.0.0.1:${info.port}`;
-      resolve();
-    });
-    close = () => server.close();
-  });
+  close = await serveForUploads(app);
   runner = startJobRunner({ db: await getDb(), concurrency: 2, pollIntervalMs: 100 });
   ({ key } = await signUpWithKey(app));
   // Started together; the plan runs two at a time and the third waits for a slot.

@@ -7,10 +7,8 @@
 // The app first: it extends zod with .openapi() before the schema modules build their schemas.
 import "@/lib/server/app";
 import fs from "node:fs";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { serve } from "@hono/node-server";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/server/db/client";
@@ -18,7 +16,7 @@ import { creditEntries, jobs, trainingCheckpoints, trainingJobs } from "@/lib/se
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
 import { grantCredits } from "@/lib/server/services/credits";
 import { recoverTrainingJobs, sweepOrphanBlobs } from "@/lib/server/services/training/recovery";
-import { call, signUpWithKey, startTestApp, type TestApp } from "../helpers";
+import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 
 const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-limits-blobs-"));
 process.env.BLOB_DIR = blobDir;
@@ -28,13 +26,7 @@ let close: () => void = () => {};
 
 beforeAll(async () => {
   app = await startTestApp();
-  await new Promise<void>((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
-      process.env.LAYERLINE_INTERNAL_URL = `http://127.0.0.1:${info.port}`;
-      resolve();
-    });
-    close = () => server.close();
-  });
+  close = await serveForUploads(app);
 });
 
 afterAll(async () => {

@@ -117,3 +117,10 @@ export function pathParam(name: string, opts: { max?: number; example?: string }
     .max(opts.max ?? 64)
     .openapi({ param: { name, in: "path" }, ...(opts.example ? { example: opts.example } : {}) });
 }
+
+/** The optional Idempotency-Key request header of create routes (checked by the idempotency middleware). */
+export const idempotencyKeyHeaders = z.object({
+  "Idempotency-Key": z.string().max(255).optional().openapi({
+    description: "Retry-safe key, 1–255 visible ASCII: a retry with the same key and body replays",
+  }),
+});

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { credentials } from "../../http/credentials";
 import { idempotency } from "../../http/idempotency";
-import { errors, jsonBody, jsonContent, security } from "../../http/openapi";
+import { errors, idempotencyKeyHeaders, jsonBody, jsonContent, security } from "../../http/openapi";
 import { pagedSchema, pageQuerySchema } from "../../http/paging";
 import {
   createDeploymentBodySchema,
@@ -37,11 +37,7 @@ export const createDeployment = createRoute({
   security: security([...userCreds]),
   middleware: [credentials([...userCreds]), idempotency({ redact: redactKey })],
   request: {
-    headers: z.object({
-      "Idempotency-Key": z.string().min(1).max(255).optional().openapi({
-        description: "Retry this request safely with the same key and body.",
-      }),
-    }),
+    headers: idempotencyKeyHeaders,
     body: jsonBody(createDeploymentBodySchema),
   },
   responses: {

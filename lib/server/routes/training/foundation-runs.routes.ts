@@ -1,7 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { credentials } from "../../http/credentials";
 import { idempotency } from "../../http/idempotency";
-import { errors, jsonBody, jsonContent, security } from "../../http/openapi";
+import { errors, idempotencyKeyHeaders, jsonBody, jsonContent, security } from "../../http/openapi";
 import {
   createFoundationRunBodySchema,
   foundationRunSchema,
@@ -33,13 +33,7 @@ export const createFoundationRun = createRoute({
   ...auth,
   middleware: [credentials([...userCreds]), idempotency()],
   request: {
-    headers: z.object({
-      "Idempotency-Key": z
-        .string()
-        .max(255)
-        .optional()
-        .openapi({ description: "Retry-safe key, 1–255 visible ASCII" }),
-    }),
+    headers: idempotencyKeyHeaders,
     body: jsonBody(createFoundationRunBodySchema),
   },
   responses: {

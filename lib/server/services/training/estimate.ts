@@ -140,7 +140,7 @@ export function median(values: number[]): number {
 }
 
 /** The micro-benchmark, run by the runner's Python: one JSON line of coefficients. */
-const MICROBENCH_PY = String.raw`
+const MICROBENCH_PY = `
 import json, os, tempfile, time, torch
 from torch import nn
 t_import = time.perf_counter()
