@@ -1582,6 +1582,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/deployments/{deployment_id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Requests, errors and latency percentiles over a time window
+         * @description Computed from the request log of the deployment's inference and OpenAI-compatible calls. Latency is measured inside the server, from the request's arrival to its response headers. Calls are logged within a fraction of a second of being answered.
+         */
+        get: operations["getDeploymentMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deployments/{deployment_id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request log, newest first
+         * @description Every inference and OpenAI-compatible call (route, status, latency, instances, request id, the error's detail) and the deployment's log lines (e.g. key rotations). `limit` up to 1,000; page backwards with `before`.
+         */
+        get: operations["getDeploymentLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deployments/{deployment_id}/stream-access-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a token for the deployment's event stream
+         * @description The token (`lst_…`) opens this deployment's stream within 5 minutes; `stream_url` carries it.
+         */
+        post: operations["createDeploymentStreamAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deployments/{deployment_id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deployment's events as server-sent events (stream token)
+         * @description Events `status` `{state, previous}`, `request` `{at, route, status, latency_ms, instances, request_id, error}`, `log` `{level, message}` and `revision` (the new revision), each with an increasing `id`. Everything after `Last-Event-ID` (header, or `last_event_id`) is sent first, then live events; a `: keep-alive` comment at least every 15 s. Deleting the deployment ends the stream with a `status` event `{state: "deleted"}`.
+         */
+        get: operations["streamDeployment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/inference/{deployment_id}/predict": {
         parameters: {
             query?: never;
@@ -3052,6 +3132,10 @@ export interface components {
             revision: number | null;
             /** @description The job the current revision serves. */
             job_id: string | null;
+            /** @description The registry model version the current revision serves, if any. */
+            model_version_id: string | null;
+            /** @description The served model's task (`classification`, `binary_classification`, `regression`, `language_model`, …) from its manifest. */
+            task: string | null;
             settings: components["schemas"]["DeploymentSettings"];
             /** @description Base path of the inference routes. */
             inference_url: string;
@@ -3081,14 +3165,17 @@ export interface components {
             /** @description Serve another succeeded job's artifact (a new revision). */
             job_id?: string;
             settings?: components["schemas"]["DeploymentSettings"] & unknown;
+            /** @description Roll back: a new revision serving that revision's model with its settings (or `settings` when given). Excludes `job_id`. */
+            from_revision?: number;
         };
         DeploymentRevision: {
             id: string;
             deployment_id: string;
             number: number;
             /** @enum {string} */
-            source: "job";
+            source: "job" | "model_version";
             job_id: string | null;
+            model_version_id: string | null;
             artifact_format: string;
             settings: components["schemas"]["DeploymentSettings"];
             /** Format: date-time */
@@ -3099,6 +3186,70 @@ export interface components {
             status: "ok" | "paused" | "failed" | "deploying";
             state: components["schemas"]["DeploymentState"];
             revision: number | null;
+        };
+        DeploymentMetrics: {
+            /** @enum {string} */
+            window: "1h" | "24h" | "7d";
+            bucket_seconds: number;
+            totals: {
+                requests: number;
+                /** @description Responses with a 5xx status (including 503 while paused) */
+                errors: number;
+                /** @description Responses with a 4xx status */
+                client_errors: number;
+                /** @description Milliseconds; null with no requests */
+                p50_ms: number | null;
+                /** @description Milliseconds; null with no requests */
+                p95_ms: number | null;
+                /** @description Milliseconds; null with no requests */
+                p99_ms: number | null;
+            };
+            /** @description One point per bucket that saw requests, oldest first */
+            series: {
+                /** Format: date-time */
+                at: string;
+                requests: number;
+                /** @description Responses with a 5xx status (including 503 while paused) */
+                errors: number;
+                /** @description Responses with a 4xx status */
+                client_errors: number;
+                /** @description Milliseconds; null with no requests */
+                p50_ms: number | null;
+                /** @description Milliseconds; null with no requests */
+                p95_ms: number | null;
+                /** @description Milliseconds; null with no requests */
+                p99_ms: number | null;
+            }[];
+        };
+        DeploymentLogs: {
+            /** @description Newest first */
+            items: components["schemas"]["DeploymentLogEntry"][];
+            /** @description Pass as `before` for older entries */
+            next_before: number | null;
+        };
+        DeploymentLogEntry: {
+            /** @description The event id (also its id on the event stream) */
+            id: number;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            kind: "request" | "log";
+            /** @description predict, batch, schema, health, or a /v1 path */
+            route: string | null;
+            status: number | null;
+            latency_ms: number | null;
+            instances: number | null;
+            request_id: string | null;
+            /** @description The error's detail for a failed request */
+            error: string | null;
+            /** @description A log line's text */
+            message: string | null;
+        };
+        DeploymentStreamToken: {
+            token: string;
+            /** Format: date-time */
+            expires_at: string;
+            stream_url: string;
         };
         PredictResponse: {
             /** @description One output per input, in input order. */
@@ -10052,6 +10203,270 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeploymentHealth"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDeploymentMetrics: {
+        parameters: {
+            query?: {
+                /** @description 1h (1-minute buckets), 24h (15-minute buckets) or 7d (3-hour buckets) */
+                window?: "1h" | "24h" | "7d";
+            };
+            header?: never;
+            path: {
+                deployment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeploymentMetrics"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDeploymentLogs: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Entries older than this id (the previous page's `next_before`) */
+                before?: number;
+                /** @description Only requests that succeeded (< 400) or failed (≥ 400) */
+                status?: "ok" | "error";
+            };
+            header?: never;
+            path: {
+                deployment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Log entries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeploymentLogs"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createDeploymentStreamAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deployment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream token */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeploymentStreamToken"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamDeployment: {
+        parameters: {
+            query?: {
+                /** @description Stream token (lst_…); or Authorization: Bearer */
+                token?: string;
+                /** @description Resume after this id */
+                last_event_id?: number | null;
+            };
+            header?: never;
+            path: {
+                deployment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description Missing, unknown, revoked or expired credential */

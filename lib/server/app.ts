@@ -5,6 +5,7 @@ import type { AppEnv } from "./http/env";
 import { registerSecuritySchemes } from "./http/openapi";
 import { handleError, problemResponse } from "./http/problem";
 import { requestId } from "./http/request-id";
+import { requestLogging } from "./http/request-logging";
 import { accountRouter } from "./routes/account/account.index";
 import { authRouter } from "./routes/auth/auth.index";
 import { catalogRouter } from "./routes/catalog/catalog.index";
@@ -82,6 +83,9 @@ export function createApp(opts: { maxRequestBytes?: number } = {}) {
     "*",
     streamingBodyLimit(opts.maxRequestBytes ?? MAX_REQUEST_BYTES, "The request body is larger than 550 MB."),
   );
+
+  app.use("/api/v1/inference/*", requestLogging);
+  app.use("/v1/*", requestLogging);
 
   const routes = app
     .route("/", healthRouter)

@@ -10,9 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sequential } from "@/lib/ml/graph-builder";
 import { getDb } from "@/lib/server/db/client";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
+import { flushRequestLog } from "@/lib/server/services/deployments/request-log";
 import { getJobRow } from "@/lib/server/services/training/job-rows";
 import { readEvaluationRows } from "@/lib/server/services/training/materialize";
 import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
+import { readSse } from "../sse";
 import { tempBlobDir } from "./projects.fixtures";
 
 tempBlobDir();
@@ -320,5 +322,132 @@ describe("deployments", () => {
     expect((await call(app, "DELETE", `/api/v1/deployments/${d.json.id}`, { key })).status).toBe(204);
     expect((await call(app, "GET", `/api/v1/deployments/${d.json.id}`, { key })).status).toBe(404);
     expect((await predict(d.json.id, d.json.api_key, [setosa])).status).toBe(401);
+  });
+});
+
+describe("deployment monitoring", () => {
+  it("logs every call, computes metrics from them, and pages the log", async () => {
+    const d = await deploy("monitored");
+    const dk = d.json.api_key as string;
+    for (let i = 0; i < 5; i++) expect((await predict(d.json.id, dk, [setosa, setosa])).status).toBe(200);
+    expect((await predict(d.json.id, dk, [{ sepal_length_cm: 1 }])).status).toBe(422);
+    await call(app, "POST", `/api/v1/deployments/${d.json.id}/pause`, { key });
+    expect((await predict(d.json.id, dk, [setosa])).status).toBe(503);
+    await flushRequestLog();
+
+    const m = await call(app, "GET", `/api/v1/deployments/${d.json.id}/metrics?window=1h`, { key });
+    expect(m.status, m.text).toBe(200);
+    expect(m.json.totals).toMatchObject({ requests: 7, errors: 1, client_errors: 1 });
+    expect(m.json.totals.p50_ms).toBeGreaterThan(0);
+    expect(m.json.totals.p99_ms).toBeGreaterThanOrEqual(m.json.totals.p50_ms);
+    expect(m.json.bucket_seconds).toBe(60);
+    expect(m.json.series.reduce((n: number, p: { requests: number }) => n + p.requests, 0)).toBe(7);
+
+    const logs = await call(app, "GET", `/api/v1/deployments/${d.json.id}/logs?limit=3`, { key });
+    expect(logs.status, logs.text).toBe(200);
+    expect(logs.json.items).toHaveLength(3);
+    const [paused, invalid] = logs.json.items;
+    expect(paused).toMatchObject({ kind: "request", route: "predict", status: 503, instances: 1 });
+    expect(paused.error).toContain("paused");
+    expect(invalid).toMatchObject({ status: 422, instances: 1 });
+    expect(invalid.error).toContain("Instance 0");
+    const older = await call(
+      app,
+      "GET",
+      `/api/v1/deployments/${d.json.id}/logs?limit=1000&before=${logs.json.next_before}&status=ok`,
+      { key },
+    );
+    // The first page held the two failures and the last success: four successes are older.
+    expect(older.json.items).toHaveLength(4);
+    expect(older.json.items.every((e: { status: number; instances: number }) => e.status === 200)).toBe(true);
+    expect(older.json.next_before).toBeNull();
+    expect((await call(app, "GET", `/api/v1/deployments/${d.json.id}/logs?limit=1001`, { key })).status).toBe(
+      422,
+    );
+    expect(
+      (await call(app, "GET", `/api/v1/deployments/${d.json.id}/metrics?window=2y`, { key })).status,
+    ).toBe(422);
+    // Another account sees nothing; the deployment's own key is refused on management routes.
+    expect((await call(app, "GET", `/api/v1/deployments/${d.json.id}/logs`, { key: otherKey })).status).toBe(
+      404,
+    );
+    expect((await call(app, "GET", `/api/v1/deployments/${d.json.id}/metrics`, { key: dk })).status).toBe(
+      403,
+    );
+  });
+
+  it("streams status, request, log and revision events, resuming after Last-Event-ID", async () => {
+    const d = await deploy("streamed");
+    const dk = d.json.api_key as string;
+    const minted = await call(app, "POST", `/api/v1/deployments/${d.json.id}/stream-access-token`, { key });
+    expect(minted.status, minted.text).toBe(201);
+    expect(minted.json.token).toMatch(/^lst_/);
+    const open = (lastEventId?: number) =>
+      app.request(minted.json.stream_url, {
+        headers: { Host: "localhost", ...(lastEventId ? { "Last-Event-ID": String(lastEventId) } : {}) },
+      });
+    const first = await open();
+    expect(first.headers.get("content-type")).toContain("text/event-stream");
+    const opening = await readSse(first, 2);
+    expect(opening.map((e) => e.event)).toEqual(["revision", "status"]);
+    expect(opening[1].data).toMatchObject({ state: "ready" });
+
+    const live = await open(opening[1].id);
+    const reading = readSse(live, 4);
+    expect((await predict(d.json.id, dk, [setosa])).status).toBe(200);
+    await flushRequestLog();
+    await call(app, "POST", `/api/v1/deployments/${d.json.id}/pause`, { key });
+    await call(app, "POST", `/api/v1/deployments/${d.json.id}/rotate-key`, { key });
+    await call(app, "PUT", `/api/v1/deployments/${d.json.id}`, { key, body: { from_revision: 1 } });
+    const events = await reading;
+    expect(events.map((e) => e.event)).toEqual(["request", "status", "log", "revision"]);
+    expect(events[0].data).toMatchObject({ route: "predict", status: 200, instances: 1 });
+    expect(events[1].data).toMatchObject({ state: "paused", previous: "ready" });
+    expect(events[3].data).toMatchObject({ number: 2, rolled_back_from: 1 });
+    expect(events.map((e) => e.id)).toEqual([3, 4, 5, 6]);
+
+    // A token opens only its own deployment's stream; another deployment's id is a 404.
+    const other = await deploy("other-stream");
+    const wrong = await app.request(minted.json.stream_url.replace(d.json.id, other.json.id), {
+      headers: { Host: "localhost" },
+    });
+    expect(wrong.status).toBe(404);
+    // Deleting ends the stream with a `deleted` status.
+    const tail = await open(6);
+    const ending = readSse(tail);
+    await call(app, "DELETE", `/api/v1/deployments/${d.json.id}`, { key });
+    const last = await ending;
+    expect(last.at(-1)).toMatchObject({ event: "status", data: { state: "deleted" } });
+  });
+
+  it("rolls back to an earlier revision's model and settings", async () => {
+    const d = await deploy("rollback");
+    await call(app, "PUT", `/api/v1/deployments/${d.json.id}`, {
+      key,
+      body: { settings: { max_batch_size: 8 } },
+    });
+    const back = await call(app, "PUT", `/api/v1/deployments/${d.json.id}`, {
+      key,
+      body: { from_revision: 1 },
+    });
+    expect(back.status, back.text).toBe(200);
+    expect(back.json).toMatchObject({
+      revision: 3,
+      job_id: jobId,
+      settings: {},
+      task: "classification",
+    });
+    const revs = await call(app, "GET", `/api/v1/deployments/${d.json.id}/revisions`, { key });
+    expect(revs.json.map((r: { number: number }) => r.number)).toEqual([3, 2, 1]);
+    const missing = await call(app, "PUT", `/api/v1/deployments/${d.json.id}`, {
+      key,
+      body: { from_revision: 9 },
+    });
+    expect(missing.status).toBe(404);
+    const both = await call(app, "PUT", `/api/v1/deployments/${d.json.id}`, {
+      key,
+      body: { from_revision: 1, job_id: jobId },
+    });
+    expect(both.status).toBe(422);
   });
 });

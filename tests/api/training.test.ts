@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/server/db/client";
 import { grantCredits } from "@/lib/server/services/credits";
 import { call, signUpWithKey, startTestApp, type TestApp } from "../helpers";
+import { readSse } from "../sse";
 import { csv, upload } from "./datasets-helpers";
 import { tempBlobDir } from "./projects.fixtures";
 
@@ -43,36 +44,6 @@ async function uploadToken(key: string, jobId: string) {
   expect(r.status, r.text).toBe(201);
   expect(r.json.token).toMatch(/^lut_[A-Za-z0-9]{32,}$/);
   return r.json.token as string;
-}
-
-/** Reads an SSE response until it ends (or `max` events), returning the parsed events. */
-async function readSse(res: Response, max = Number.POSITIVE_INFINITY) {
-  const events: { id: number; event: string; data: Record<string, unknown> }[] = [];
-  if (!res.body) throw new Error("no body");
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  while (events.length < max) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let cut = buffer.indexOf("\n\n");
-    while (cut >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const fields = Object.fromEntries(
-        block
-          .split("\n")
-          .filter((l) => l && !l.startsWith(":"))
-          .map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 1).trim()]),
-      );
-      if (fields.data)
-        events.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data) });
-      cut = buffer.indexOf("\n\n");
-    }
-  }
-  await reader.cancel().catch(() => {});
-  return events;
 }
 
 describe("creating training jobs", () => {

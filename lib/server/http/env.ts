@@ -17,5 +17,12 @@ export interface AppEnv {
     requestId: string;
     db: Db;
     caller: Caller;
+    /**
+     * Set by inference routes for the request log (request-logging.ts): the deployment a call was
+     * served for when its caller is not that deployment's key (the owner's streaming session), and
+     * how many instances it carried.
+     */
+    servedDeploymentId?: string;
+    inferenceInstances?: number;
   };
 }

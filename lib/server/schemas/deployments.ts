@@ -50,6 +50,16 @@ export const updateDeploymentBodySchema = z
       description: "Serve another succeeded job's artifact (a new revision).",
     }),
     settings: deploymentSettingsSchema.optional().openapi({ description: "New settings (a new revision)." }),
+    from_revision: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .openapi({
+        description:
+          "Roll back: a new revision serving that revision's model with its settings (or `settings` when given). " +
+          "Excludes `job_id`.",
+      }),
   })
   .strict()
   .openapi("UpdateDeployment");
@@ -64,8 +74,9 @@ export const deploymentRevisionSchema = z
     id: z.string(),
     deployment_id: z.string(),
     number: z.number().int(),
-    source: z.enum(["job"]),
+    source: z.enum(["job", "model_version"]),
     job_id: z.string().nullable(),
+    model_version_id: z.string().nullable(),
     artifact_format: z.string(),
     settings: deploymentSettingsSchema,
     created_at: dateTime(),
@@ -83,6 +94,18 @@ export const deploymentSchema = z
       .openapi({ description: "The first characters of the deployment key, for display." }),
     revision: z.number().int().nullable().openapi({ description: "The current revision's number." }),
     job_id: z.string().nullable().openapi({ description: "The job the current revision serves." }),
+    model_version_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "The registry model version the current revision serves, if any." }),
+    task: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "The served model's task (`classification`, `binary_classification`, `regression`, " +
+          "`language_model`, …) from its manifest.",
+      }),
     settings: deploymentSettingsSchema,
     inference_url: z.string().openapi({ description: "Base path of the inference routes." }),
     created_at: dateTime(),

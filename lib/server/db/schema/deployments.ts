@@ -1,8 +1,19 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import type { ArtifactFile } from "../../services/training/types";
 import { users } from "./accounts";
-import { createdAt, timestamps } from "./columns";
+import { createdAt, timestamps, tstz } from "./columns";
 
 /**
  * Deployments (issue 14): a served model behind its own key (`ldk_…`, stored as a SHA-256 hash
@@ -29,6 +40,8 @@ export const deployments = pgTable(
     currentRevisionId: text("current_revision_id"),
     keyHash: text("key_hash").notNull(),
     keyPrefix: text("key_prefix").notNull(),
+    /** The id of the deployment's latest event (deployment_events.seq): a per-deployment counter. */
+    lastEventSeq: bigint("last_event_seq", { mode: "number" }).notNull().default(0),
     ...timestamps(),
   },
   (t) => [
@@ -46,11 +59,12 @@ export const deploymentRevisions = pgTable(
       .notNull()
       .references(() => deployments.id, { onDelete: "cascade" }),
     number: integer("number").notNull(),
-    /** What the revision serves: a training job's artifact (later also a model version). */
-    source: text("source", { enum: ["job"] })
+    /** What the revision serves: a training job's (or run's) artifact, or a registry model version's. */
+    source: text("source", { enum: ["job", "model_version"] })
       .notNull()
       .default("job"),
     jobId: text("job_id"),
+    modelVersionId: text("model_version_id"),
     /** The artifact reference copied from the job, so the revision survives changes to it. */
     artifactFormat: text("artifact_format").notNull(),
     artifactFiles: jsonb("artifact_files").$type<ArtifactFile[]>().notNull(),
@@ -61,5 +75,35 @@ export const deploymentRevisions = pgTable(
   (t) => [uniqueIndex("deployment_revisions_number_idx").on(t.deploymentId, t.number)],
 );
 
+export const DEPLOYMENT_EVENT_KINDS = ["status", "request", "log", "revision"] as const;
+export type DeploymentEventKind = (typeof DEPLOYMENT_EVENT_KINDS)[number];
+
+/**
+ * A deployment's events (its SSE stream, its request log and its metrics): `seq` counts per
+ * deployment (deployments.last_event_seq, advanced under the row lock by each append, so appends
+ * commit in seq order and a reader's "seq above my cursor" never skips one). Request events carry
+ * their route, status and latency as columns for the metrics' aggregates.
+ */
+export const deploymentEvents = pgTable(
+  "deployment_events",
+  {
+    deploymentId: text("deployment_id")
+      .notNull()
+      .references(() => deployments.id, { onDelete: "cascade" }),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    kind: text("kind", { enum: DEPLOYMENT_EVENT_KINDS }).notNull(),
+    at: tstz("at").notNull().defaultNow(),
+    route: text("route"),
+    status: integer("status"),
+    latencyMs: real("latency_ms"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.deploymentId, t.seq] }),
+    index("deployment_events_kind_at_idx").on(t.deploymentId, t.kind, t.at),
+  ],
+);
+
 export type DeploymentRow = typeof deployments.$inferSelect;
 export type DeploymentRevisionRow = typeof deploymentRevisions.$inferSelect;
+export type DeploymentEventRow = typeof deploymentEvents.$inferSelect;

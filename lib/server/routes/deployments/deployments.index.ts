@@ -5,6 +5,8 @@ import * as h from "./deployments.handlers";
 import * as r from "./deployments.routes";
 import * as ih from "./inference.handlers";
 import * as ir from "./inference.routes";
+import * as mh from "./monitoring.handlers";
+import * as mr from "./monitoring.routes";
 
 registerCredentialVerifier("deployment_key", async (c, secret) => {
   const found = await resolveDeploymentKey(c.get("db"), secret);
@@ -23,6 +25,10 @@ export const deploymentsRouter = createRouter()
   .openapi(r.resumeDeployment, h.resumeDeployment)
   .openapi(r.listDeploymentRevisions, h.listDeploymentRevisions)
   .openapi(r.getDeploymentHealth, h.getDeploymentHealth)
+  .openapi(mr.getDeploymentMetrics, mh.getDeploymentMetrics)
+  .openapi(mr.getDeploymentLogs, mh.getDeploymentLogs)
+  .openapi(mr.createDeploymentStreamAccessToken, mh.createDeploymentStreamAccessToken)
+  .openapi(mr.streamDeployment, mh.streamDeployment)
   .openapi(ir.predict, ih.predict)
   .openapi(ir.batchPredict, ih.batchPredict)
   .openapi(ir.getInferenceSchema, ih.getInferenceSchema)

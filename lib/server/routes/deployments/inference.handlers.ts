@@ -11,27 +11,17 @@ function callerDeployment(c: Context<AppEnv>): string {
   return caller.deploymentId;
 }
 
+/** predict and batch: the same call, with up to 100 or up to 10,000 instances (the routes' schemas). */
+async function predictInstances(c: Context<AppEnv>, deploymentId: string, inputs: unknown[]) {
+  c.set("inferenceInstances", inputs.length);
+  return inference.predict(c.get("db"), callerDeployment(c), deploymentId, inputs);
+}
+
 export const predict: RouteHandler<typeof r.predict, AppEnv> = async (c) =>
-  c.json(
-    await inference.predict(
-      c.get("db"),
-      callerDeployment(c),
-      c.req.valid("param").deployment_id,
-      c.req.valid("json").inputs,
-    ),
-    200,
-  );
+  c.json(await predictInstances(c, c.req.valid("param").deployment_id, c.req.valid("json").inputs), 200);
 
 export const batchPredict: RouteHandler<typeof r.batchPredict, AppEnv> = async (c) =>
-  c.json(
-    await inference.predict(
-      c.get("db"),
-      callerDeployment(c),
-      c.req.valid("param").deployment_id,
-      c.req.valid("json").inputs,
-    ),
-    200,
-  );
+  c.json(await predictInstances(c, c.req.valid("param").deployment_id, c.req.valid("json").inputs), 200);
 
 export const getInferenceSchema: RouteHandler<typeof r.getInferenceSchema, AppEnv> = async (c) =>
   c.json(

@@ -23,9 +23,18 @@ import type {
 } from "../../schemas/deployments";
 import { constantTimeEqual, hashSecret, newSecret } from "../../secrets";
 import { evictRevisions } from "../serving/model-cache";
+import type { ModelManifest } from "../training/artifact-reader";
 import { findOwnedJob } from "../training/job-rows";
+import { appendDeploymentEvents } from "./deployment-events";
 
 export const DEPLOYMENT_KEY_PREFIX = "ldk_";
+
+/** The manifest's task; a character-token input makes it a language model. */
+function servedTask(rev: DeploymentRevisionRow): string | null {
+  const m = rev.artifactManifest as Partial<ModelManifest>;
+  if (m.input?.preprocessing?.some((step) => step.kind === "char_tokens")) return "language_model";
+  return m.task ?? null;
+}
 
 function toView(d: DeploymentRow, rev: DeploymentRevisionRow | null): DeploymentView {
   return {
@@ -35,6 +44,8 @@ function toView(d: DeploymentRow, rev: DeploymentRevisionRow | null): Deployment
     key_prefix: d.keyPrefix,
     revision: rev?.number ?? null,
     job_id: rev?.jobId ?? null,
+    model_version_id: rev?.modelVersionId ?? null,
+    task: rev ? servedTask(rev) : null,
     settings: rev?.settings ?? {},
     inference_url: `/api/v1/inference/${d.id}`,
     created_at: d.createdAt.toISOString(),
@@ -49,6 +60,7 @@ function revisionView(r: DeploymentRevisionRow): DeploymentRevisionView {
     number: r.number,
     source: r.source,
     job_id: r.jobId,
+    model_version_id: r.modelVersionId,
     artifact_format: r.artifactFormat,
     settings: r.settings,
     created_at: r.createdAt.toISOString(),
@@ -118,6 +130,15 @@ export async function createDeployment(
       .set({ state: "ready", currentRevisionId: r.id, updatedAt: new Date() })
       .where(eq(deployments.id, d.id))
       .returning();
+    await appendDeploymentEvents(
+      db,
+      id,
+      [
+        { kind: "revision", data: { ...revisionView(r), rolled_back_from: null } },
+        { kind: "status", data: { state: "ready", previous: "deploying" } },
+      ],
+      tx,
+    );
     return { deployment: ready, revision: r };
   });
   return { ...toView(deployment, revision), api_key: key };
@@ -147,7 +168,30 @@ export async function getDeployment(db: Db, ownerId: string, id: string): Promis
   return toView(d, await revisionById(db, d.currentRevisionId));
 }
 
-/** A new name alone changes no revision; a new job or new settings make one. */
+/** What a new revision serves: its source and the artifact reference it copies. */
+type RevisionModel = Pick<
+  DeploymentRevisionRow,
+  "source" | "jobId" | "modelVersionId" | "artifactFormat" | "artifactFiles" | "artifactManifest"
+>;
+
+async function modelOfJob(db: Db, ownerId: string, jobId: string): Promise<RevisionModel> {
+  return { source: "job", modelVersionId: null, ...(await artifactOfJob(db, ownerId, jobId)) };
+}
+
+async function revisionByNumber(db: Db, deploymentId: string, number: number) {
+  const [row] = await db
+    .select()
+    .from(deploymentRevisions)
+    .where(and(eq(deploymentRevisions.deploymentId, deploymentId), eq(deploymentRevisions.number, number)))
+    .limit(1);
+  if (!row) throw new NotFoundError(`Revision ${number}`);
+  return row;
+}
+
+/**
+ * A new name alone changes no revision; a new job, new settings or a roll back (`from_revision`:
+ * that revision's model and settings) make one.
+ */
 export async function updateDeployment(
   db: Db,
   ownerId: string,
@@ -156,7 +200,8 @@ export async function updateDeployment(
 ): Promise<DeploymentView> {
   const d = await findOwned(db, ownerId, id);
   const current = await revisionById(db, d.currentRevisionId);
-  const changesModel = body.job_id !== undefined || body.settings !== undefined;
+  const changesModel =
+    body.job_id !== undefined || body.settings !== undefined || body.from_revision !== undefined;
   if (!changesModel) {
     if (body.name === undefined) return toView(d, current);
     const [renamed] = await db
@@ -166,10 +211,25 @@ export async function updateDeployment(
       .returning();
     return toView(renamed, current);
   }
-  const jobId = body.job_id ?? current?.jobId;
-  if (!jobId) throw new ConflictError("The deployment has no job to serve.");
-  const artifact = await artifactOfJob(db, ownerId, jobId);
-  const settings: DeploymentSettings = body.settings ?? current?.settings ?? {};
+  let model: RevisionModel;
+  let settings: DeploymentSettings;
+  let rolledBackFrom: number | null = null;
+  if (body.from_revision !== undefined) {
+    if (body.job_id !== undefined)
+      throw new ValidationError("Give either from_revision or job_id, not both.", [
+        { path: "body.from_revision", message: "Give either from_revision or job_id" },
+      ]);
+    const old = await revisionByNumber(db, id, body.from_revision);
+    model = old;
+    settings = body.settings ?? old.settings;
+    rolledBackFrom = old.number;
+  } else {
+    if (body.job_id !== undefined) model = await modelOfJob(db, ownerId, body.job_id);
+    else if (current) model = current;
+    else throw new ConflictError("The deployment has no model to serve.");
+    settings = body.settings ?? current?.settings ?? {};
+  }
+  const { source, jobId, modelVersionId, artifactFormat, artifactFiles, artifactManifest } = model;
   return db.transaction(async (tx) => {
     const [last] = await tx
       .select({ number: deploymentRevisions.number })
@@ -179,7 +239,18 @@ export async function updateDeployment(
       .limit(1);
     const [r] = await tx
       .insert(deploymentRevisions)
-      .values({ id: newId("rev"), deploymentId: id, number: (last?.number ?? 0) + 1, ...artifact, settings })
+      .values({
+        id: newId("rev"),
+        deploymentId: id,
+        number: (last?.number ?? 0) + 1,
+        source,
+        jobId,
+        modelVersionId,
+        artifactFormat,
+        artifactFiles,
+        artifactManifest,
+        settings,
+      })
       .returning();
     const [updated] = await tx
       .update(deployments)
@@ -191,6 +262,12 @@ export async function updateDeployment(
       })
       .where(eq(deployments.id, id))
       .returning();
+    await appendDeploymentEvents(
+      db,
+      id,
+      [{ kind: "revision", data: { ...revisionView(r), rolled_back_from: rolledBackFrom } }],
+      tx,
+    );
     return toView(updated, r);
   });
 }
@@ -218,6 +295,9 @@ export async function rotateKey(
     .set({ keyHash, keyPrefix, updatedAt: new Date() })
     .where(eq(deployments.id, id))
     .returning();
+  await appendDeploymentEvents(db, id, [
+    { kind: "log", data: { level: "info", message: `Key rotated; the new key starts ${keyPrefix}…` } },
+  ]);
   return { ...toView(d, await revisionById(db, d.currentRevisionId)), api_key: key };
 }
 
@@ -237,6 +317,10 @@ export async function setPaused(
     .set({ state: paused ? "paused" : "ready", updatedAt: new Date() })
     .where(eq(deployments.id, id))
     .returning();
+  if (updated.state !== d.state)
+    await appendDeploymentEvents(db, id, [
+      { kind: "status", data: { state: updated.state, previous: d.state } },
+    ]);
   return toView(updated, await revisionById(db, updated.currentRevisionId));
 }
 

@@ -12,13 +12,14 @@ import { hashSecret, newSecret } from "../../secrets";
 
 export const STREAM_TOKEN_TTL_MS = 5 * 60 * 1000;
 
-export async function mintStreamToken(db: Db, ownerId: string, jobId: string) {
+/** A stream token for one job's or one deployment's event stream. */
+export async function mintStreamToken(db: Db, ownerId: string, subjectId: string) {
   const token = newSecret("lst_");
   const expiresAt = new Date(Date.now() + STREAM_TOKEN_TTL_MS);
   await db.insert(trainingTokens).values({
     tokenHash: hashSecret(token),
     kind: "stream",
-    subjectId: jobId,
+    subjectId,
     ownerId,
     expiresAt,
   });
@@ -44,13 +45,21 @@ export async function revokeUploadTokens(db: Db, jobId: string): Promise<void> {
     .where(and(eq(trainingTokens.subjectId, jobId), eq(trainingTokens.kind, "upload")));
 }
 
+/**
+ * A presented token of its kind, unexpired. A stream token's subject is a job or a deployment (the
+ * stream routes check that it is theirs and still exists); an upload token's job must exist.
+ */
 async function resolveToken(db: Db, secret: string, kind: "stream" | "upload") {
-  const [row] = await db
-    .select({ token: trainingTokens })
-    .from(trainingTokens)
-    .innerJoin(trainingJobs, eq(trainingJobs.id, trainingTokens.subjectId))
-    .where(and(eq(trainingTokens.tokenHash, hashSecret(secret)), eq(trainingTokens.kind, kind)))
-    .limit(1);
+  const where = and(eq(trainingTokens.tokenHash, hashSecret(secret)), eq(trainingTokens.kind, kind));
+  const [row] =
+    kind === "upload"
+      ? await db
+          .select({ token: trainingTokens })
+          .from(trainingTokens)
+          .innerJoin(trainingJobs, eq(trainingJobs.id, trainingTokens.subjectId))
+          .where(where)
+          .limit(1)
+      : await db.select({ token: trainingTokens }).from(trainingTokens).where(where).limit(1);
   if (!row) return null;
   if (row.token.expiresAt && row.token.expiresAt.getTime() <= Date.now()) return null;
   return row.token;

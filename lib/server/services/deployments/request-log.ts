@@ -1,0 +1,126 @@
+/**
+ * The request log of deployments: every inference and OpenAI-compatible call becomes a `request`
+ * event (route, status, latency, instances, request id, the error's detail). Writing it is off the
+ * request's path: calls are queued in this process and written in batches (one transaction per
+ * deployment per flush, FLUSH_MS apart or sooner when QUEUE_FLUSH_AT calls wait), so a predict
+ * call never waits for its own log line. A process that dies loses at most its last FLUSH_MS of log
+ * lines, never a prediction.
+ */
+import type { Db } from "../../db/client";
+import { appendDeploymentEvents, type NewDeploymentEvent } from "./deployment-events";
+
+export const FLUSH_MS = 200;
+const QUEUE_FLUSH_AT = 500;
+/** Calls kept while the database is unreachable; older ones are dropped (and counted). */
+const QUEUE_MAX = 50_000;
+
+export interface RequestRecord {
+  deploymentId: string;
+  route: string;
+  status: number;
+  latencyMs: number;
+  at: Date;
+  requestId: string | null;
+  instances: number | null;
+  error: string | null;
+}
+
+interface LogState {
+  queue: Map<Db, RequestRecord[]>;
+  queued: number;
+  dropped: number;
+  timer: ReturnType<typeof setTimeout> | null;
+  flushing: Promise<void> | null;
+}
+
+const g = globalThis as unknown as { __layerlineRequestLog?: LogState };
+if (!g.__layerlineRequestLog)
+  g.__layerlineRequestLog = { queue: new Map(), queued: 0, dropped: 0, timer: null, flushing: null };
+const state: LogState = g.__layerlineRequestLog;
+
+function toEvent(r: RequestRecord): NewDeploymentEvent {
+  return {
+    kind: "request",
+    at: r.at,
+    route: r.route,
+    status: r.status,
+    latencyMs: r.latencyMs,
+    data: {
+      at: r.at.toISOString(),
+      route: r.route,
+      status: r.status,
+      latency_ms: Math.round(r.latencyMs * 100) / 100,
+      instances: r.instances,
+      request_id: r.requestId,
+      error: r.error,
+    },
+  };
+}
+
+function schedule(): void {
+  if (state.timer) return;
+  state.timer = setTimeout(() => {
+    state.timer = null;
+    void flushRequestLog();
+  }, FLUSH_MS);
+  state.timer.unref?.();
+}
+
+export function recordRequest(db: Db, record: RequestRecord): void {
+  if (state.queued >= QUEUE_MAX) {
+    state.dropped += 1;
+    return;
+  }
+  const list = state.queue.get(db) ?? [];
+  list.push(record);
+  state.queue.set(db, list);
+  state.queued += 1;
+  if (state.queued >= QUEUE_FLUSH_AT) void flushRequestLog();
+  else schedule();
+}
+
+async function writeBatch(db: Db, records: RequestRecord[]): Promise<RequestRecord[]> {
+  const byDeployment = new Map<string, RequestRecord[]>();
+  for (const r of records) {
+    const list = byDeployment.get(r.deploymentId) ?? [];
+    list.push(r);
+    byDeployment.set(r.deploymentId, list);
+  }
+  const failed: RequestRecord[] = [];
+  for (const [deploymentId, list] of byDeployment) {
+    try {
+      await appendDeploymentEvents(db, deploymentId, list.map(toEvent));
+    } catch (err) {
+      console.error("[request-log] write failed:", err instanceof Error ? err.message : err);
+      failed.push(...list);
+    }
+  }
+  return failed;
+}
+
+/** Writes every queued call now (tests and shutdown call it; otherwise the timer does). */
+export async function flushRequestLog(): Promise<void> {
+  while (state.flushing) await state.flushing;
+  if (state.queued === 0) return;
+  const batches = [...state.queue.entries()];
+  state.queue = new Map();
+  state.queued = 0;
+  state.flushing = (async () => {
+    for (const [db, records] of batches) {
+      const failed = await writeBatch(db, records);
+      if (failed.length > 0) {
+        // Kept for the next flush (the database may be back by then).
+        const list = state.queue.get(db) ?? [];
+        list.unshift(...failed);
+        state.queue.set(db, list);
+        state.queued += failed.length;
+      }
+    }
+  })();
+  try {
+    await state.flushing;
+  } finally {
+    state.flushing = null;
+    if (state.queued > 0) schedule();
+  }
+}
