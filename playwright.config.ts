@@ -30,7 +30,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf ${DATA_DIR} && npx next start -p ${PORT}`,
+    command: `rm -rf ${DATA_DIR} && npx tsx scripts/server.ts`,
     url: `http://localhost:${PORT}/health`,
     timeout: 60_000,
     reuseExistingServer: false,

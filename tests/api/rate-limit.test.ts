@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { resetRateLimits } from "@/lib/server/http/rate-limit";
+import { getDb } from "@/lib/server/db/client";
+import { consumeRateLimit, leaseSize, resetRateLimits, WINDOW_MS } from "@/lib/server/http/rate-limit";
 import { call, signUpWithKey, startTestApp } from "../helpers";
 
 const app = await startTestApp();
@@ -25,5 +26,47 @@ describe("rate limiting", () => {
     expect(last?.json.status).toBe(429);
     const other = await call(app, "GET", "/api/v1/users/me/credits", { key: b.key });
     expect(other.status).toBe(200);
+  });
+});
+
+describe("rate limits shared by server processes", () => {
+  it("counts in the database: a second process (no leases of its own) sees the first one's requests", async () => {
+    const db = await getDb();
+    const bucket = `test:${Math.random()}`;
+    const now = Date.now();
+    for (let i = 0; i < 3; i++) await consumeRateLimit(db, bucket, 5, now);
+    resetRateLimits(); // what another process starts with: nothing leased
+    await consumeRateLimit(db, bucket, 5, now);
+    await consumeRateLimit(db, bucket, 5, now);
+    await expect(consumeRateLimit(db, bucket, 5, now)).rejects.toMatchObject({ status: 429 });
+    resetRateLimits();
+    await expect(consumeRateLimit(db, bucket, 5, now)).rejects.toMatchObject({ status: 429 });
+    // The next window starts afresh.
+    await consumeRateLimit(db, bucket, 5, now + WINDOW_MS);
+  });
+
+  it("leases blocks of a large limit, never serving more than the limit across processes", async () => {
+    const db = await getDb();
+    const bucket = `test:${Math.random()}`;
+    const now = Date.now();
+    const limit = 500; // leases of 10
+    expect(leaseSize(limit)).toBe(10);
+    let served = 0;
+    let refused = 0;
+    // Leases dropped every 7 requests: a new process's view each time (the worst case, each
+    // dropped lease leaves up to 9 requests unused; the limit is never exceeded).
+    for (let i = 0; i < 600; i++) {
+      if (i % 7 === 0) resetRateLimits();
+      try {
+        await consumeRateLimit(db, bucket, limit, now);
+        served += 1;
+      } catch {
+        refused += 1;
+      }
+    }
+    // Each "process" leases 10 and uses 7 before it is replaced: 50 leases fill the window's 500,
+    // serving 7 each. Never more than the limit.
+    expect(served).toBe(350);
+    expect(served + refused).toBe(600);
   });
 });

@@ -5,4 +5,5 @@ export * from "./schema/deployments";
 export * from "./schema/evaluations";
 export * from "./schema/jobs";
 export * from "./schema/projects";
+export * from "./schema/rate-limits";
 export * from "./schema/training";

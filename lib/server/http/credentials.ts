@@ -145,7 +145,7 @@ export function credentials(
     }
     if (caller.kind === "session") checkCsrf(c);
     const { bucket, limit } = rateBucket(caller, c);
-    consumeRateLimit(bucket, effectiveLimit(limit));
+    await consumeRateLimit(c.get("db"), bucket, effectiveLimit(limit));
     c.set("caller", caller);
     await next();
     if (caller.kind === "api_key") recordKeyUse(c.get("db"), caller.keyId, c.res.status);

@@ -1,21 +1,47 @@
+import { lt, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { rateLimitWindows } from "../db/schema/rate-limits";
 import { RateLimitedError } from "../errors";
 
 /**
- * Fixed-window request counter per caller (API key, session user, deployment or client address),
- * in process memory. Limits come from the caller's plan; RATE_LIMIT_PER_MINUTE overrides them all
- * (operators, tests). With several server processes each keeps its own window.
+ * Fixed one-minute windows of requests per caller (API key, session user, deployment, client
+ * address), counted in the database so that the limit holds across every server process. A
+ * process does not write once per request: it leases a block of requests from the window's row
+ * (one upsert) and spends it locally, leasing again when it runs out. Small limits lease one
+ * request at a time (exact); a limit of L leases ceil(L / 50) at a time, up to 100, so with P
+ * processes at most P × (lease − 1) requests of a window can go unused, and none is ever over.
+ * Limits come from the caller's plan; RATE_LIMIT_PER_MINUTE overrides them all (operators, tests).
  */
-interface Window {
-  start: number;
-  count: number;
+export const WINDOW_MS = 60_000;
+const MAX_LEASE = 100;
+/** Old windows are deleted at most this often per process. */
+const PRUNE_EVERY_MS = 60_000;
+
+interface Lease {
+  windowStart: number;
+  /** Requests of the window this process may still serve without asking the database. */
+  left: number;
+  /** The window is spent (the database said so): refuse locally until it ends. */
+  exhausted: boolean;
+  /** A lease request in flight: concurrent callers wait for it instead of each asking. */
+  pending: Promise<void> | null;
 }
 
-const WINDOW_MS = 60_000;
-const store = globalThis as unknown as { __rateWindows?: Map<string, Window> };
+interface LimiterState {
+  leases: Map<string, Lease>;
+  lastPrune: number;
+}
 
-function windows(): Map<string, Window> {
-  store.__rateWindows ??= new Map();
-  return store.__rateWindows;
+const store = globalThis as unknown as { __layerlineRateLeases?: Map<Db, LimiterState> };
+
+function stateOf(db: Db): LimiterState {
+  store.__layerlineRateLeases ??= new Map();
+  let s = store.__layerlineRateLeases.get(db);
+  if (!s) {
+    s = { leases: new Map(), lastPrune: 0 };
+    store.__layerlineRateLeases.set(db, s);
+  }
+  return s;
 }
 
 export function effectiveLimit(planLimit: number): number {
@@ -23,22 +49,81 @@ export function effectiveLimit(planLimit: number): number {
   return Number.isFinite(override) && override > 0 ? override : planLimit;
 }
 
-export function consumeRateLimit(bucket: string, limitPerMinute: number, now = Date.now()): void {
-  const map = windows();
-  let w = map.get(bucket);
-  if (!w || now - w.start >= WINDOW_MS) {
-    w = { start: now, count: 0 };
-    map.set(bucket, w);
-    if (map.size > 50_000) {
-      for (const [k, v] of map) if (now - v.start >= WINDOW_MS) map.delete(k);
+export function leaseSize(limitPerMinute: number): number {
+  return Math.max(1, Math.min(MAX_LEASE, Math.ceil(limitPerMinute / 50)));
+}
+
+/** Takes up to `size` requests of the window from the database; returns how many were granted. */
+async function takeLease(
+  db: Db,
+  bucket: string,
+  windowStart: number,
+  size: number,
+  limit: number,
+): Promise<number> {
+  const [row] = await db
+    .insert(rateLimitWindows)
+    .values({ bucket, windowStart: new Date(windowStart), count: size })
+    .onConflictDoUpdate({
+      target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
+      set: { count: sql`${rateLimitWindows.count} + ${size}` },
+    })
+    .returning({ count: rateLimitWindows.count });
+  const before = row.count - size;
+  return Math.max(0, Math.min(size, limit - before));
+}
+
+async function prune(db: Db, s: LimiterState, now: number): Promise<void> {
+  if (now - s.lastPrune < PRUNE_EVERY_MS) return;
+  s.lastPrune = now;
+  for (const [bucket, lease] of s.leases) if (now - lease.windowStart >= WINDOW_MS) s.leases.delete(bucket);
+  await db.delete(rateLimitWindows).where(lt(rateLimitWindows.windowStart, new Date(now - 2 * WINDOW_MS)));
+}
+
+function refuse(windowStart: number, now: number): never {
+  throw new RateLimitedError(Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)));
+}
+
+/** Counts one request of `bucket`; throws RateLimitedError (429 with Retry-After) over the limit. */
+export async function consumeRateLimit(
+  db: Db,
+  bucket: string,
+  limitPerMinute: number,
+  now = Date.now(),
+): Promise<void> {
+  const s = stateOf(db);
+  const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+  for (;;) {
+    let lease = s.leases.get(bucket);
+    if (!lease || lease.windowStart !== windowStart) {
+      lease = { windowStart, left: 0, exhausted: false, pending: null };
+      s.leases.set(bucket, lease);
     }
-  }
-  w.count += 1;
-  if (w.count > limitPerMinute) {
-    throw new RateLimitedError(Math.max(1, Math.ceil((w.start + WINDOW_MS - now) / 1000)));
+    if (lease.left > 0) {
+      lease.left -= 1;
+      return;
+    }
+    if (lease.exhausted) refuse(windowStart, now);
+    if (lease.pending) {
+      await lease.pending;
+      continue;
+    }
+    const current = lease;
+    current.pending = (async () => {
+      try {
+        const granted = await takeLease(db, bucket, windowStart, leaseSize(limitPerMinute), limitPerMinute);
+        current.left += granted;
+        if (granted === 0) current.exhausted = true;
+      } finally {
+        current.pending = null;
+      }
+    })();
+    await current.pending;
+    void prune(db, s, now).catch(() => {});
   }
 }
 
+/** Forgets this process's leases (tests that change the limit mid-window). */
 export function resetRateLimits(): void {
-  windows().clear();
+  store.__layerlineRateLeases?.clear();
 }

@@ -7,7 +7,7 @@ import * as r from "./auth.routes";
 const router = createRouter();
 router.use("/api/auth/login", async (c, next) => {
   const ip = c.req.header("X-Forwarded-For")?.split(",")[0]?.trim() || "local";
-  consumeRateLimit(`login:${ip}`, Number(process.env.LOGIN_RATE_LIMIT_PER_MINUTE ?? 30));
+  await consumeRateLimit(c.get("db"), `login:${ip}`, Number(process.env.LOGIN_RATE_LIMIT_PER_MINUTE ?? 30));
   await next();
 });
 

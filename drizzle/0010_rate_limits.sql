@@ -1,0 +1,6 @@
+CREATE TABLE "rate_limit_windows" (
+	"bucket" text NOT NULL,
+	"window_start" timestamp with time zone NOT NULL,
+	"count" integer NOT NULL,
+	CONSTRAINT "rate_limit_windows_bucket_window_start_pk" PRIMARY KEY("bucket","window_start")
+);

@@ -1,0 +1,68 @@
+/**
+ * The production server (`npm start`; `npm run studio` builds first): one Node.js process, one port.
+ * The API (`/api/*`), the OpenAI-compatible routes (`/v1/*`) and `/health` go straight to the Hono app;
+ * every other request (the studio's pages and assets) goes to Next.js's request handler. Next's own
+ * route handlers for those paths stay in the build (they forward to the same app), but requests no
+ * longer pay for Next's request pipeline on the way: see bench/serving-bench.ts and the README.
+ *
+ *   PORT (default 3000), HOSTNAME (default 0.0.0.0), DATA_DIR / DATABASE_URL as for the app.
+ */
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { getRequestListener } from "@hono/node-server";
+import next from "next";
+import { getApp } from "../lib/server/app";
+import { getDb } from "../lib/server/db/client";
+import { onServerStarted } from "../lib/server/startup";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOSTNAME ?? "0.0.0.0";
+
+/** Paths the Hono app serves directly. */
+export function isApiPath(url: string): boolean {
+  return (
+    url.startsWith("/api/") ||
+    url === "/api" ||
+    url.startsWith("/v1/") ||
+    url === "/health" ||
+    url.startsWith("/health?")
+  );
+}
+
+async function main(): Promise<void> {
+  try {
+    // The database first (its lock, its migrations), then background work, as Next's start-up hook
+    // does; both are once per process, whichever runs first.
+    await getDb();
+    await onServerStarted();
+  } catch (err) {
+    console.error(`\nLayerline cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+  const studio = next({ dev: false, dir: root, hostname, port });
+  const handlePage = studio.getRequestHandler();
+  await studio.prepare();
+  const handleApi = getRequestListener(getApp().fetch);
+
+  const server = http.createServer((req, res) => {
+    if (isApiPath(req.url ?? "/")) void handleApi(req, res);
+    else void handlePage(req, res);
+  });
+  // Keep-alive connections outlive load balancers' idle timeouts (Node's default is 5 s).
+  server.keepAliveTimeout = 65_000;
+  server.listen(port, hostname, () => {
+    console.log(
+      `Layerline is listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`,
+    );
+  });
+  const stop = () => {
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+await main();
