@@ -3,13 +3,18 @@
  * PyTorch (exported to ONNX), deploys it, then times one-instance predict calls through the whole
  * Hono app (app.request: credentials → deployment state from the database → validation → warm model
  * → micro-batcher) against the same ONNX model's session.run in-process on the same encoded
- * instance (the baseline), in the same run. Prints p50/p99 of each and their ratio.
+ * instance (the baseline), in the same run, and over HTTP (the app on Node's HTTP server, as
+ * scripts/server.ts serves it). Then batch rows/s (10,000 rows a call) against model.predict
+ * in-process, and fixed request rates with autocannon (BENCH_RATES, BENCH_RATE_SECONDS each,
+ * default 30 s): the highest rate held with zero errors and p99 under 50 ms. Rate limits are
+ * lifted (RATE_LIMIT_PER_MINUTE) so that the figures measure serving, not the limiter.
  */
 import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
+import autocannon from "autocannon";
 import { sequential } from "../lib/ml/graph-builder";
 import { createApp } from "../lib/server/app";
 import { closeDb, getDb, openDb, setDb } from "../lib/server/db/client";
@@ -23,12 +28,15 @@ import { copyBlobToFile } from "../lib/server/services/training/blob-files";
 import { getJobRow } from "../lib/server/services/training/job-rows";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
+process.env.RATE_LIMIT_PER_MINUTE ??= "100000000";
 const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-bench-blobs-"));
 process.env.BLOB_DIR = blobDir;
 setDb(await openDb({ kind: "pglite-memory" }));
 const app = createApp();
+let baseUrl = "";
 const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
-  process.env.LAYERLINE_INTERNAL_URL = `http://127.0.0.1:${info.port}`;
+  baseUrl = `http://127.0.0.1:${info.port}`;
+  process.env.LAYERLINE_INTERNAL_URL = baseUrl;
 });
 const runner = startJobRunner({ db: await getDb(), concurrency: 1, pollIntervalMs: 100 });
 
@@ -109,13 +117,76 @@ const api = percentiles(
     if (r.res.status !== 200) throw new Error(`predict ${r.res.status}`);
   }),
 );
-const f = (x: number) => `${x.toFixed(3)} ms`;
-console.log(`one-instance predict, ${CALLS} sequential calls each (format ${manifest.format})`);
-console.log(`  session.run in-process : p50 ${f(base.p50)}  p99 ${f(base.p99)}`);
-console.log(`  POST …/predict via app : p50 ${f(api.p50)}  p99 ${f(api.p99)}`);
-console.log(
-  `  ratio (app / baseline) : p50 ×${(api.p50 / base.p50).toFixed(1)}  p99 ×${(api.p99 / base.p99).toFixed(1)}`,
+const body = JSON.stringify({ inputs: [instance] });
+const headers = { Authorization: `Bearer ${dk}`, "Content-Type": "application/json" };
+const predictUrl = `${baseUrl}/api/v1/inference/${dep.json.id}/predict`;
+const http = percentiles(
+  await time(async () => {
+    const r = await fetch(predictUrl, { method: "POST", headers, body });
+    await r.arrayBuffer();
+    if (r.status !== 200) throw new Error(`predict ${r.status}`);
+  }),
 );
+const f = (x: number) => `${x.toFixed(3)} ms`;
+const target = 1.5 * base.p99 + 2;
+console.log(`one-instance predict, ${CALLS} sequential calls each (format ${manifest.format})`);
+console.log(`  session.run in-process     : p50 ${f(base.p50)}  p99 ${f(base.p99)}`);
+console.log(`  POST …/predict, app.request: p50 ${f(api.p50)}  p99 ${f(api.p99)}`);
+console.log(`  POST …/predict over HTTP   : p50 ${f(http.p50)}  p99 ${f(http.p99)}`);
+console.log(
+  `  target p99 ≤ 1.5 × baseline + 2 ms = ${f(target)}: app.request ${api.p99 <= target ? "met" : "not met"}, ` +
+    `HTTP ${http.p99 <= target ? "met" : "not met"}`,
+);
+
+// Batch throughput: 10,000 rows a call, against the same rows through the model in-process.
+const rows = Array.from({ length: 10_000 }, (_, i) => ({
+  ...instance,
+  sepal_length_cm: 4.5 + (i % 30) / 10,
+}));
+const BATCHES = 5;
+let t0 = performance.now();
+for (let i = 0; i < BATCHES; i++) await model.predict(rows);
+const inProcessRowsPerS = (BATCHES * rows.length) / ((performance.now() - t0) / 1000);
+t0 = performance.now();
+for (let i = 0; i < BATCHES; i++) {
+  const r = await fetch(`${baseUrl}/api/v1/inference/${dep.json.id}/batch`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ inputs: rows }),
+  });
+  await r.arrayBuffer();
+  if (r.status !== 200) throw new Error(`batch ${r.status}`);
+}
+const batchRowsPerS = (BATCHES * rows.length) / ((performance.now() - t0) / 1000);
+console.log(`batch of 10,000 rows, ${BATCHES} calls`);
+console.log(`  model.predict in-process   : ${Math.round(inProcessRowsPerS).toLocaleString("en")} rows/s`);
+console.log(`  POST …/batch over HTTP     : ${Math.round(batchRowsPerS).toLocaleString("en")} rows/s`);
+
+// Fixed request rates (autocannon), RATE_SECONDS each: the highest held with no error and p99 < 50 ms.
+const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 30);
+const RATES = (process.env.BENCH_RATES ?? "250,500,1000,1500,2000").split(",").map(Number);
+let held = 0;
+console.log(`fixed-rate predict over HTTP, ${RATE_SECONDS} s each (50 connections)`);
+for (const rate of RATES) {
+  const result = await autocannon({
+    url: predictUrl,
+    method: "POST",
+    headers,
+    body,
+    connections: 50,
+    duration: RATE_SECONDS,
+    overallRate: rate,
+  });
+  const errors = result.errors + result.timeouts + result.non2xx;
+  const ok = errors === 0 && result.latency.p99 < 50;
+  if (ok) held = rate;
+  console.log(
+    `  ${String(rate).padStart(5)} req/s asked: ${Math.round(result.requests.average)} req/s served, ` +
+      `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${errors}${ok ? "" : "  ✗"}`,
+  );
+  if (!ok) break;
+}
+console.log(`  highest rate held with zero errors and p99 < 50 ms: ${held} req/s`);
 
 await model.dispose();
 await runner.stop({ graceMs: 1000 });
