@@ -15,6 +15,7 @@ import { deploymentsRouter } from "./routes/deployments/deployments.index";
 import { evaluationsRouter } from "./routes/evaluations/evaluations.index";
 import { healthRouter } from "./routes/health/health.index";
 import { projectsRouter } from "./routes/projects/projects.index";
+import { registryRouter } from "./routes/registry/registry.index";
 import { trainingRouter } from "./routes/training/training.index";
 
 /** Contract §7/§8: request bodies above 550 MB are refused (counted while streaming, never buffered). */
@@ -62,6 +63,11 @@ export const OPENAPI_INFO = {
       description:
         "The curated base-model catalog: small models pretrained offline from data shipped with the service, to fine-tune",
     },
+    {
+      name: "Model registry",
+      description:
+        "Model entries with numbered versions (pushed from a job or run, or uploaded), artifacts with checksums, aliases, lineage, evaluations and task contracts",
+    },
   ],
 };
 
@@ -97,7 +103,8 @@ export function createApp(opts: { maxRequestBytes?: number } = {}) {
     .route("/", trainingRouter)
     .route("/", evaluationsRouter)
     .route("/", deploymentsRouter)
-    .route("/", catalogRouter);
+    .route("/", catalogRouter)
+    .route("/", registryRouter);
 
   registerSecuritySchemes(app);
   app.doc31("/api/v1/openapi.json", OPENAPI_INFO);

@@ -287,12 +287,12 @@ describe("deployments", () => {
     expect((await predict(d.json.id, dk, Array(10_001).fill(0), "batch")).status).toBe(422);
   });
 
-  it("refuses model versions, unfinished jobs and deleted deployments", async () => {
+  it("refuses unknown model versions, unfinished jobs and deleted deployments", async () => {
     const mv = await call(app, "POST", "/api/v1/deployments", {
       key,
       body: { name: "mv", model_version_id: "mv_1" },
     });
-    expect(mv.status).toBe(422);
+    expect(mv.status).toBe(404);
     const both = await call(app, "POST", "/api/v1/deployments", {
       key,
       body: { name: "x", job_id: jobId, model_version_id: "mv_1" },
@@ -322,6 +322,77 @@ describe("deployments", () => {
     expect((await call(app, "DELETE", `/api/v1/deployments/${d.json.id}`, { key })).status).toBe(204);
     expect((await call(app, "GET", `/api/v1/deployments/${d.json.id}`, { key })).status).toBe(404);
     expect((await predict(d.json.id, d.json.api_key, [setosa])).status).toBe(401);
+  });
+});
+
+describe("deploying registry model versions", () => {
+  it("deploys a finalized version in one call, serving what the job's deployment serves", async () => {
+    const model = await call(app, "POST", "/api/v1/models", { key, body: { name: "iris-registry" } });
+    expect(model.status, model.text).toBe(201);
+    const pending = await call(app, "POST", `/api/v1/models/${model.json.id}/versions`, { key, body: {} });
+    expect(pending.status, pending.text).toBe(201);
+    const early = await call(app, "POST", "/api/v1/deployments/from-model-version", {
+      key,
+      body: { model_version_id: pending.json.id },
+    });
+    expect(early.status).toBe(409);
+
+    const version = await call(app, "POST", `/api/v1/models/${model.json.id}/versions`, {
+      key,
+      body: { job_id: jobId },
+    });
+    expect(version.status, version.text).toBe(201);
+    const fin = await call(app, "POST", `/api/v1/model-versions/${version.json.id}/finalize`, { key });
+    expect(fin.status, fin.text).toBe(200);
+
+    const headers = { "Idempotency-Key": `mv-${version.json.id}` };
+    const d = await call(app, "POST", "/api/v1/deployments/from-model-version", {
+      key,
+      headers,
+      body: { model_version_id: version.json.id },
+    });
+    expect(d.status, d.text).toBe(201);
+    expect(d.json).toMatchObject({
+      name: `iris-registry-v${version.json.version}`,
+      model_version_id: version.json.id,
+      job_id: jobId,
+      revision: 1,
+    });
+    expect(d.json.api_key).toMatch(/^ldk_/);
+    const replay = await call(app, "POST", "/api/v1/deployments/from-model-version", {
+      key,
+      headers,
+      body: { model_version_id: version.json.id },
+    });
+    expect(replay.status).toBe(201);
+    expect(replay.json.id).toBe(d.json.id);
+    expect(replay.json.api_key).toBeNull();
+    expect(replay.res.headers.get("idempotency-secret-redacted")).toBe("true");
+
+    const fromJob = await deploy("iris-from-job");
+    const rows = [
+      setosa,
+      { sepal_length_cm: 6.7, sepal_width_cm: 3.0, petal_length_cm: 5.2, petal_width_cm: 2.3 },
+    ];
+    const a = await predict(d.json.id, d.json.api_key, rows);
+    const b = await predict(fromJob.json.id, fromJob.json.api_key, rows);
+    expect(a.status, a.text).toBe(200);
+    expect(a.json.outputs).toEqual(b.json.outputs);
+
+    // Another account cannot deploy it; a job deployment can move to the version as a new revision.
+    const foreign = await call(app, "POST", "/api/v1/deployments/from-model-version", {
+      key: otherKey,
+      body: { model_version_id: version.json.id },
+    });
+    expect(foreign.status).toBe(404);
+    const moved = await call(app, "PUT", `/api/v1/deployments/${fromJob.json.id}`, {
+      key,
+      body: { model_version_id: version.json.id },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.json).toMatchObject({ revision: 2, model_version_id: version.json.id });
+    const revs = await call(app, "GET", `/api/v1/deployments/${fromJob.json.id}/revisions`, { key });
+    expect(revs.json[0]).toMatchObject({ source: "model_version", model_version_id: version.json.id });
   });
 });
 

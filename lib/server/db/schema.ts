@@ -6,4 +6,5 @@ export * from "./schema/evaluations";
 export * from "./schema/jobs";
 export * from "./schema/projects";
 export * from "./schema/rate-limits";
+export * from "./schema/registry";
 export * from "./schema/training";

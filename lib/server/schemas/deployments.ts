@@ -31,7 +31,7 @@ export const createDeploymentBodySchema = z
     }),
     model_version_id: z.string().min(1).max(64).optional().openapi({
       description:
-        "A model-registry version. The model registry is not available yet: this answers 422 for now.",
+        "A finalized model-registry version with a servable artifact (manifest.json and model files).",
     }),
     settings: deploymentSettingsSchema.optional(),
   })
@@ -43,11 +43,30 @@ export const createDeploymentBodySchema = z
   .openapi("CreateDeployment");
 export type CreateDeploymentBody = z.infer<typeof createDeploymentBodySchema>;
 
+export const deployModelVersionBodySchema = z
+  .object({
+    model_version_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ description: "A finalized registry model version." }),
+    name: z.string().trim().min(1).max(100).optional().openapi({
+      description: "Defaults to the model's name and version number, e.g. `iris-classifier-v3`.",
+    }),
+    settings: deploymentSettingsSchema.optional(),
+  })
+  .strict()
+  .openapi("DeployModelVersion");
+export type DeployModelVersionBody = z.infer<typeof deployModelVersionBodySchema>;
+
 export const updateDeploymentBodySchema = z
   .object({
     name: z.string().trim().min(1).max(100).optional(),
     job_id: z.string().min(1).max(64).optional().openapi({
       description: "Serve another succeeded job's artifact (a new revision).",
+    }),
+    model_version_id: z.string().min(1).max(64).optional().openapi({
+      description: "Serve a finalized registry model version (a new revision). Excludes `job_id`.",
     }),
     settings: deploymentSettingsSchema.optional().openapi({ description: "New settings (a new revision)." }),
     from_revision: z

@@ -9,6 +9,11 @@ export const createDeployment: RouteHandler<typeof r.createDeployment, AppEnv> =
   return c.json(d, 201, { Location: `/api/v1/deployments/${encodeURIComponent(d.id)}` });
 };
 
+export const deployModelVersion: RouteHandler<typeof r.deployModelVersion, AppEnv> = async (c) => {
+  const d = await deployments.deployModelVersion(c.get("db"), currentUser(c).id, c.req.valid("json"));
+  return c.json(d, 201, { Location: `/api/v1/deployments/${encodeURIComponent(d.id)}` });
+};
+
 export const listDeployments: RouteHandler<typeof r.listDeployments, AppEnv> = async (c) =>
   c.json(await deployments.listDeployments(c.get("db"), currentUser(c).id, c.req.valid("query")), 200);
 

@@ -16,6 +16,7 @@ registerCredentialVerifier("deployment_key", async (c, secret) => {
 /** Deployments (management, personal key or session) and inference (deployment key), issue 14. */
 export const deploymentsRouter = createRouter()
   .openapi(r.createDeployment, h.createDeployment)
+  .openapi(r.deployModelVersion, h.deployModelVersion)
   .openapi(r.listDeployments, h.listDeployments)
   .openapi(r.getDeployment, h.getDeployment)
   .openapi(r.updateDeployment, h.updateDeployment)

@@ -5,6 +5,7 @@ import { errors, idempotencyKeyHeaders, jsonBody, jsonContent, security } from "
 import { pagedSchema, pageQuerySchema } from "../../http/paging";
 import {
   createDeploymentBodySchema,
+  deployModelVersionBodySchema,
   deploymentHealthSchema,
   deploymentIdParams,
   deploymentRevisionSchema,
@@ -29,9 +30,9 @@ export const createDeployment = createRoute({
   tags,
   summary: "Deploy a succeeded training job's model",
   description:
-    "Serves the model artifact of a succeeded training job or fine-tuning run (else 409). Give exactly " +
-    "one of `job_id` or `model_version_id`; the model registry is not available yet, so " +
-    "`model_version_id` answers 422 for now. The response carries the deployment key (`api_key`, " +
+    "Serves the model artifact of a succeeded training job or fine-tuning run, or of a finalized registry " +
+    "model version (else 409). Give exactly one of `job_id` or `model_version_id`. The response carries " +
+    "the deployment key (`api_key`, " +
     "`ldk_…`) once. Honors `Idempotency-Key`: a replay answers the stored deployment with " +
     "`api_key: null` and `Idempotency-Secret-Redacted: true` (rotate the key to get a new one).",
   security: security([...userCreds]),
@@ -49,6 +50,38 @@ export const createDeployment = createRoute({
           description: "`true` on a replay of a stored response",
           schema: { type: "string" as const },
         },
+        "Idempotency-Secret-Redacted": {
+          description: "`true` when the replay's one-time key was removed",
+          schema: { type: "string" as const },
+        },
+      },
+    },
+    ...errors(400, 401, 403, 404, 409, 422),
+  },
+});
+
+export const deployModelVersion = createRoute({
+  method: "post",
+  path: "/api/v1/deployments/from-model-version",
+  operationId: "deployModelVersion",
+  tags,
+  summary: "Deploy a model version in one call",
+  description:
+    "Serves a finalized registry model version (409 while it is pending or when it carries no servable " +
+    "artifact). The name defaults to the model's name and version (`<model>-v<n>`). The response carries " +
+    "the deployment key once; honors `Idempotency-Key` like `POST /deployments` (a replay has " +
+    "`api_key: null` and `Idempotency-Secret-Redacted: true`).",
+  security: security([...userCreds]),
+  middleware: [credentials([...userCreds]), idempotency({ redact: redactKey })],
+  request: {
+    headers: idempotencyKeyHeaders,
+    body: jsonBody(deployModelVersionBodySchema),
+  },
+  responses: {
+    201: {
+      ...jsonContent(deploymentWithKeySchema, "The deployment, with its key shown once"),
+      headers: {
+        Location: { description: "The deployment's URL", schema: { type: "string" as const } },
         "Idempotency-Secret-Redacted": {
           description: "`true` when the replay's one-time key was removed",
           schema: { type: "string" as const },

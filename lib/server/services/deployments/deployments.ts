@@ -17,11 +17,14 @@ import { offsetOf, type PageQuery, paged } from "../../http/paging";
 import { newId } from "../../ids";
 import type {
   CreateDeploymentBody,
+  DeployModelVersionBody,
   DeploymentRevisionView,
   DeploymentView,
   UpdateDeploymentBody,
 } from "../../schemas/deployments";
 import { constantTimeEqual, hashSecret, newSecret } from "../../secrets";
+import { artifactOfModelVersion, getVersion } from "../registry/model-versions";
+import { getModel } from "../registry/models";
 import { evictRevisions } from "../serving/model-cache";
 import type { ModelManifest } from "../training/artifact-reader";
 import { findOwnedJob } from "../training/job-rows";
@@ -108,11 +111,9 @@ export async function createDeployment(
   ownerId: string,
   body: CreateDeploymentBody,
 ): Promise<DeploymentView & { api_key: string }> {
-  if (body.model_version_id !== undefined || !body.job_id)
-    throw new ValidationError("The model registry is not available yet: deploy a job_id.", [
-      { path: "body.model_version_id", message: "The model registry is not available yet" },
-    ]);
-  const artifact = await artifactOfJob(db, ownerId, body.job_id);
+  const model = body.model_version_id
+    ? await modelOfVersion(db, ownerId, body.model_version_id)
+    : await modelOfJob(db, ownerId, body.job_id as string);
   const { key, keyHash, keyPrefix } = newKey();
   const id = newId("dep");
   const revisionId = newId("rev");
@@ -123,7 +124,7 @@ export async function createDeployment(
       .returning();
     const [r] = await tx
       .insert(deploymentRevisions)
-      .values({ id: revisionId, deploymentId: id, number: 1, ...artifact, settings: body.settings ?? {} })
+      .values({ id: revisionId, deploymentId: id, number: 1, ...model, settings: body.settings ?? {} })
       .returning();
     const [ready] = await tx
       .update(deployments)
@@ -142,6 +143,25 @@ export async function createDeployment(
     return { deployment: ready, revision: r };
   });
   return { ...toView(deployment, revision), api_key: key };
+}
+
+/** `POST /deployments/from-model-version`: one call, named after the model and version by default. */
+export async function deployModelVersion(
+  db: Db,
+  ownerId: string,
+  body: DeployModelVersionBody,
+): Promise<DeploymentView & { api_key: string }> {
+  let name = body.name;
+  if (!name) {
+    const version = await getVersion(db, ownerId, body.model_version_id);
+    const model = await getModel(db, ownerId, version.model_id);
+    name = `${model.name}-v${version.version}`.slice(0, 100);
+  }
+  return createDeployment(db, ownerId, {
+    name,
+    model_version_id: body.model_version_id,
+    settings: body.settings,
+  });
 }
 
 export async function listDeployments(db: Db, ownerId: string, q: PageQuery) {
@@ -178,6 +198,19 @@ async function modelOfJob(db: Db, ownerId: string, jobId: string): Promise<Revis
   return { source: "job", modelVersionId: null, ...(await artifactOfJob(db, ownerId, jobId)) };
 }
 
+/** A finalized registry model version's artifact (409 unless it carries a servable one). */
+async function modelOfVersion(db: Db, ownerId: string, versionId: string): Promise<RevisionModel> {
+  const v = await artifactOfModelVersion(db, ownerId, versionId);
+  return {
+    source: "model_version",
+    jobId: v.jobId,
+    modelVersionId: v.modelVersionId,
+    artifactFormat: v.artifactFormat,
+    artifactFiles: v.artifactFiles,
+    artifactManifest: v.artifactManifest,
+  };
+}
+
 async function revisionByNumber(db: Db, deploymentId: string, number: number) {
   const [row] = await db
     .select()
@@ -201,7 +234,10 @@ export async function updateDeployment(
   const d = await findOwned(db, ownerId, id);
   const current = await revisionById(db, d.currentRevisionId);
   const changesModel =
-    body.job_id !== undefined || body.settings !== undefined || body.from_revision !== undefined;
+    body.job_id !== undefined ||
+    body.model_version_id !== undefined ||
+    body.settings !== undefined ||
+    body.from_revision !== undefined;
   if (!changesModel) {
     if (body.name === undefined) return toView(d, current);
     const [renamed] = await db
@@ -215,16 +251,22 @@ export async function updateDeployment(
   let settings: DeploymentSettings;
   let rolledBackFrom: number | null = null;
   if (body.from_revision !== undefined) {
-    if (body.job_id !== undefined)
-      throw new ValidationError("Give either from_revision or job_id, not both.", [
-        { path: "body.from_revision", message: "Give either from_revision or job_id" },
+    if (body.job_id !== undefined || body.model_version_id !== undefined)
+      throw new ValidationError("Give from_revision alone, without job_id or model_version_id.", [
+        { path: "body.from_revision", message: "Give from_revision alone, without a new model" },
       ]);
     const old = await revisionByNumber(db, id, body.from_revision);
     model = old;
     settings = body.settings ?? old.settings;
     rolledBackFrom = old.number;
   } else {
+    if (body.job_id !== undefined && body.model_version_id !== undefined)
+      throw new ValidationError("Give either job_id or model_version_id, not both.", [
+        { path: "body.job_id", message: "Give either job_id or model_version_id" },
+      ]);
     if (body.job_id !== undefined) model = await modelOfJob(db, ownerId, body.job_id);
+    else if (body.model_version_id !== undefined)
+      model = await modelOfVersion(db, ownerId, body.model_version_id);
     else if (current) model = current;
     else throw new ConflictError("The deployment has no model to serve.");
     settings = body.settings ?? current?.settings ?? {};
