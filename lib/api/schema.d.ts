@@ -1753,6 +1753,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/inference/{deployment_id}/predict/stream/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stream predictions (one event per instance, or per generated token of a language model)
+         * @description For the deployment's owner (personal API key or web session; a deployment key is refused with 403). The body holds exactly one of `inputs` (any model, as for predict), `prompt` or `messages` (language models), with generation parameters for language models. Answers `text/event-stream` at once: `output` events — `{index, output}` per instance for ordinary models, in input order; `{index, token}` per generated character for language models (several characters when a possible stop sequence held them back) — then `done` — `{revision, count}`, plus `completions: [{index, text, finish_reason, prompt_tokens, completion_tokens}]` for language models. Refusals (paused: 503, bad instances: 422, …) are ordinary problem responses before the stream; an error after it started ends it with an `error` event `{status, detail}`. Closing the connection stops the generation.
+         */
+        post: operations["streamPredictSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/foundation-catalog": {
         parameters: {
             query?: never;
@@ -2072,6 +2092,100 @@ export interface paths {
         get: operations["getTaskContract"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The deployment this key belongs to, as OpenAI's model list */
+        get: operations["openaiListModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The key's deployment, by id or name, as an OpenAI model */
+        get: operations["openaiGetModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Continue a prompt (OpenAI completions; `stream: true` for chunks)
+         * @description Generation is character by character (one token = one character of the model's vocabulary; prompt characters outside it are skipped), the model seeing the last `window` characters. `temperature: 0` is greedy; `seed` makes sampling reproducible on the same revision (`system_fingerprint` names it); `finish_reason` is `stop` (a stop sequence) or `length` (max_tokens). `usage` counts characters. Other OpenAI parameters are accepted and ignored.
+         */
+        post: operations["openaiCreateCompletion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a conversation (OpenAI chat completions; `stream: true` for chunks)
+         * @description The messages are rendered as one prompt, a line per message: `System: …` (system and developer), `User: …`, `Assistant: …`, `Tool: …` (tool and function), each ending with a newline, then `Assistant: ` which the model continues. Generation also stops before `\nUser:` or `\nSystem:`. Generation is character by character (one token = one character of the model's vocabulary; prompt characters outside it are skipped), the model seeing the last `window` characters. `temperature: 0` is greedy; `seed` makes sampling reproducible on the same revision (`system_fingerprint` names it); `finish_reason` is `stop` (a stop sequence) or `length` (max_tokens). `usage` counts characters. A stream sends a first chunk with `delta.role`, then one `delta.content` per character, then one with `finish_reason`; `stream_options.include_usage` adds a usage chunk.
+         */
+        post: operations["openaiCreateChatCompletion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed texts with the language model (OpenAI embeddings)
+         * @description A text's embedding is taken from the model's own predictions: for each character of the text (in the vocabulary), the model's log-probability vector over the vocabulary for the next character, given the text up to and including that character (its last `window` characters, left-padded with token 0 as predict does); the mean of these vectors over the text, L2-normalised. It has one dimension per vocabulary character, in vocabulary order (the output labels of GET /api/v1/inference/{id}/schema, placeholders `<unused …>` excluded). Texts with similar continuations get similar vectors; it is not a semantic sentence embedding. `usage.prompt_tokens` counts the characters read.
+         */
+        post: operations["openaiCreateEmbeddings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3602,6 +3716,36 @@ export interface components {
             status: "ok" | "paused";
             revision: number;
         };
+        /** @description Generation parameters (`max_tokens` default 128 and at most 1,024 characters, `temperature` 0–2 with 0 greedy, `top_p`, `seed`, `stop`) apply to language models only; on other models they are a 400. */
+        StreamSessionRequest: {
+            /** @description Instances as for predict (GET …/schema); for a language model each instance is a prompt (`"…"` or `{<text field>: "…"}`), generated from in turn. */
+            inputs?: unknown[];
+            /** @description A language model's prompt (instead of `inputs`). */
+            prompt?: string;
+            /** @description A language model's conversation (instead of `inputs`), rendered with the chat template of POST /v1/chat/completions (and its extra stop sequences); the reply is generated. */
+            messages?: components["schemas"]["OpenAIChatMessage"][];
+            /** @description Characters to generate at most (one token = one character); default 128, at most 1024. */
+            max_tokens?: number | null;
+            /** @description Sampling temperature, 0–2 (default 1); 0 is greedy: always the most likely character. */
+            temperature?: number | null;
+            /** @description Nucleus sampling: sample among the most likely characters whose probabilities reach top_p (default 1). */
+            top_p?: number | null;
+            /** @description The same seed, prompt, parameters and revision give the same text (choice i uses seed + i). */
+            seed?: number | null;
+            /** @description Up to 4 sequences: generation ends before the first one the model writes (it is not returned). */
+            stop?: string | string[] | null;
+        };
+        OpenAIChatMessage: {
+            /** @enum {string} */
+            role: "system" | "developer" | "user" | "assistant" | "tool" | "function";
+            /** @description Text, or text parts (other part types are not supported). */
+            content?: string | {
+                /** @enum {string} */
+                type: "text";
+                text: string;
+            }[] | null;
+            name?: string;
+        };
         BaseModelList: {
             items: components["schemas"]["BaseModel"][];
             total: number;
@@ -3851,6 +3995,160 @@ export interface components {
             output_schema: {
                 [key: string]: unknown;
             };
+        };
+        OpenAIModelList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["OpenAIModel"][];
+        };
+        OpenAIModel: {
+            /** @description The deployment's id */
+            id: string;
+            /** @enum {string} */
+            object: "model";
+            /** @description When the deployment was created (Unix seconds) */
+            created: number;
+            owned_by: string;
+        };
+        /** @description OpenAI's error shape */
+        OpenAIError: {
+            error: {
+                message: string;
+                /** @example invalid_request_error */
+                type: string;
+                param: string | null;
+                /** @example model_not_found */
+                code: string | null;
+            };
+        };
+        OpenAICompletion: {
+            id: string;
+            /** @enum {string} */
+            object: "text_completion";
+            created: number;
+            model: string;
+            system_fingerprint: string;
+            choices: {
+                index: number;
+                text: string;
+                logprobs: null;
+                /** @enum {string} */
+                finish_reason: "stop" | "length";
+            }[];
+            usage: {
+                prompt_tokens: number;
+                completion_tokens: number;
+                total_tokens: number;
+            };
+        };
+        OpenAICompletionRequest: {
+            /**
+             * @description The deployment's id (or its name).
+             * @example dep_…
+             */
+            model: string;
+            /** @description The text to continue, or several (token arrays are not supported). */
+            prompt: string | string[];
+            /** @description Choices per prompt (default 1). */
+            n?: number | null;
+            stream?: boolean | null;
+            /** @description With include_usage, a last chunk with empty choices carries the usage. */
+            stream_options?: {
+                include_usage?: boolean;
+            } | null;
+            /** @description Characters to generate at most (one token = one character); default 128, at most 1024. */
+            max_tokens?: number | null;
+            /** @description Sampling temperature, 0–2 (default 1); 0 is greedy: always the most likely character. */
+            temperature?: number | null;
+            /** @description Nucleus sampling: sample among the most likely characters whose probabilities reach top_p (default 1). */
+            top_p?: number | null;
+            /** @description The same seed, prompt, parameters and revision give the same text (choice i uses seed + i). */
+            seed?: number | null;
+            /** @description Up to 4 sequences: generation ends before the first one the model writes (it is not returned). */
+            stop?: string | string[] | null;
+        };
+        OpenAIChatCompletion: {
+            id: string;
+            /** @enum {string} */
+            object: "chat.completion";
+            created: number;
+            model: string;
+            system_fingerprint: string;
+            choices: {
+                index: number;
+                message: {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string;
+                    refusal: null;
+                };
+                logprobs: null;
+                /** @enum {string} */
+                finish_reason: "stop" | "length";
+            }[];
+            usage: {
+                prompt_tokens: number;
+                completion_tokens: number;
+                total_tokens: number;
+            };
+        };
+        OpenAIChatCompletionRequest: {
+            /**
+             * @description The deployment's id (or its name).
+             * @example dep_…
+             */
+            model: string;
+            messages: components["schemas"]["OpenAIChatMessage"][];
+            /** @description Choices per prompt (default 1). */
+            n?: number | null;
+            stream?: boolean | null;
+            /** @description With include_usage, a last chunk with empty choices carries the usage. */
+            stream_options?: {
+                include_usage?: boolean;
+            } | null;
+            /** @description Same as max_tokens (which it overrides). */
+            max_completion_tokens?: number | null;
+            /** @description Characters to generate at most (one token = one character); default 128, at most 1024. */
+            max_tokens?: number | null;
+            /** @description Sampling temperature, 0–2 (default 1); 0 is greedy: always the most likely character. */
+            temperature?: number | null;
+            /** @description Nucleus sampling: sample among the most likely characters whose probabilities reach top_p (default 1). */
+            top_p?: number | null;
+            /** @description The same seed, prompt, parameters and revision give the same text (choice i uses seed + i). */
+            seed?: number | null;
+            /** @description Up to 4 sequences: generation ends before the first one the model writes (it is not returned). */
+            stop?: string | string[] | null;
+        };
+        OpenAIEmbeddingList: {
+            /** @enum {string} */
+            object: "list";
+            data: {
+                /** @enum {string} */
+                object: "embedding";
+                index: number;
+                embedding: number[] | string;
+            }[];
+            model: string;
+            usage: {
+                prompt_tokens: number;
+                total_tokens: number;
+            };
+        };
+        OpenAIEmbeddingRequest: {
+            /**
+             * @description The deployment's id (or its name).
+             * @example dep_…
+             */
+            model: string;
+            /** @description A text or up to 256 texts of up to 4096 characters, 65536 in all (token arrays are not supported). */
+            input: string | string[];
+            /**
+             * @description float (default): arrays of numbers; base64: little-endian float32 bytes.
+             * @enum {string}
+             */
+            encoding_format?: "float" | "base64";
+            /** @description Must equal the model's vocabulary size if given (embeddings are not truncated). */
+            dimensions?: number;
         };
     };
     responses: never;
@@ -11410,6 +11708,97 @@ export interface operations {
             };
         };
     };
+    streamPredictSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deployment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreamSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Malformed request body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The deployment is paused (or not ready); see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listFoundationCatalog: {
         parameters: {
             query?: {
@@ -12995,6 +13384,394 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    openaiListModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One model: the deployment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIModelList"];
+                };
+            };
+            /** @description Invalid request, or the deployment is not a language model (`model_not_supported`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Missing, unknown or rotated deployment key (`invalid_api_key`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description A credential other than a deployment key (a personal key or session) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description The deployment is paused (or not ready); see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+        };
+    };
+    openaiGetModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The deployment's id (or its name) */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deployment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIModel"];
+                };
+            };
+            /** @description Invalid request, or the deployment is not a language model (`model_not_supported`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Missing, unknown or rotated deployment key (`invalid_api_key`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description A credential other than a deployment key (a personal key or session) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `model` names neither this key's deployment's id nor its name (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description The deployment is paused (or not ready); see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+        };
+    };
+    openaiCreateCompletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenAICompletionRequest"];
+            };
+        };
+        responses: {
+            /** @description The completion (or its stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAICompletion"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request, or the deployment is not a language model (`model_not_supported`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Missing, unknown or rotated deployment key (`invalid_api_key`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description A credential other than a deployment key (a personal key or session) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `model` names neither this key's deployment's id nor its name (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description The deployment is paused (or not ready); see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+        };
+    };
+    openaiCreateChatCompletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenAIChatCompletionRequest"];
+            };
+        };
+        responses: {
+            /** @description The chat completion (or its stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIChatCompletion"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request, or the deployment is not a language model (`model_not_supported`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Missing, unknown or rotated deployment key (`invalid_api_key`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description A credential other than a deployment key (a personal key or session) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `model` names neither this key's deployment's id nor its name (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description The deployment is paused (or not ready); see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+        };
+    };
+    openaiCreateEmbeddings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenAIEmbeddingRequest"];
+            };
+        };
+        responses: {
+            /** @description One embedding per input, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIEmbeddingList"];
+                };
+            };
+            /** @description Invalid request, or the deployment is not a language model (`model_not_supported`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Missing, unknown or rotated deployment key (`invalid_api_key`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description A credential other than a deployment key (a personal key or session) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `model` names neither this key's deployment's id nor its name (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description The deployment is paused (or not ready); see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };

@@ -14,6 +14,7 @@ import { datasetsRouter } from "./routes/datasets/datasets.index";
 import { deploymentsRouter } from "./routes/deployments/deployments.index";
 import { evaluationsRouter } from "./routes/evaluations/evaluations.index";
 import { healthRouter } from "./routes/health/health.index";
+import { openaiRouter } from "./routes/openai/openai.index";
 import { projectsRouter } from "./routes/projects/projects.index";
 import { registryRouter } from "./routes/registry/registry.index";
 import { trainingRouter } from "./routes/training/training.index";
@@ -64,6 +65,11 @@ export const OPENAPI_INFO = {
         "The curated base-model catalog: small models pretrained offline from data shipped with the service, to fine-tune",
     },
     {
+      name: "OpenAI-compatible",
+      description:
+        "A language-model deployment for OpenAI clients at the root `/v1` (`baseURL: <origin>/v1`, the deployment key as API key); errors in OpenAI's shape",
+    },
+    {
       name: "Model registry",
       description:
         "Model entries with numbered versions (pushed from a job or run, or uploaded), artifacts with checksums, aliases, lineage, evaluations and task contracts",
@@ -104,7 +110,8 @@ export function createApp(opts: { maxRequestBytes?: number } = {}) {
     .route("/", evaluationsRouter)
     .route("/", deploymentsRouter)
     .route("/", catalogRouter)
-    .route("/", registryRouter);
+    .route("/", registryRouter)
+    .route("/", openaiRouter);
 
   registerSecuritySchemes(app);
   app.doc31("/api/v1/openapi.json", OPENAPI_INFO);

@@ -7,6 +7,8 @@ import * as ih from "./inference.handlers";
 import * as ir from "./inference.routes";
 import * as mh from "./monitoring.handlers";
 import * as mr from "./monitoring.routes";
+import * as sh from "./stream-session.handlers";
+import * as sr from "./stream-session.routes";
 
 registerCredentialVerifier("deployment_key", async (c, secret) => {
   const found = await resolveDeploymentKey(c.get("db"), secret);
@@ -33,4 +35,5 @@ export const deploymentsRouter = createRouter()
   .openapi(ir.predict, ih.predict)
   .openapi(ir.batchPredict, ih.batchPredict)
   .openapi(ir.getInferenceSchema, ih.getInferenceSchema)
-  .openapi(ir.getInferenceHealth, ih.getInferenceHealth);
+  .openapi(ir.getInferenceHealth, ih.getInferenceHealth)
+  .openapi(sr.streamPredictSession, sh.streamPredictSession);

@@ -22,8 +22,16 @@ class ServiceUnavailableError extends DomainError {
 async function target(db: Db, callerDeploymentId: string, deploymentId: string) {
   if (callerDeploymentId !== deploymentId)
     throw new ForbiddenError("This deployment key belongs to another deployment.");
+  return servingDeployment(db, deploymentId);
+}
+
+/**
+ * The state checks of every inference path (predict, the stream session, /v1): 404 when missing
+ * (or, given `ownerId`, another account's), 503 with Retry-After while paused or not ready.
+ */
+export async function servingDeployment(db: Db, deploymentId: string, ownerId?: string) {
   const found = await servingTarget(db, deploymentId);
-  if (!found) throw new NotFoundError("Deployment");
+  if (!found || (ownerId !== undefined && found.d.ownerId !== ownerId)) throw new NotFoundError("Deployment");
   const { d, r } = found;
   if (d.state === "paused")
     throw new ServiceUnavailableError("The deployment is paused; resume it to serve.", PAUSED_RETRY_AFTER_S);
