@@ -4,6 +4,7 @@ import { ForbiddenError, UnauthorizedError } from "../errors";
 import { planOf } from "../plans";
 import { userForSession } from "../services/accounts";
 import { resolveApiKey } from "../services/api-keys";
+import type { ServingTarget } from "../services/deployments/deployments";
 import { recordKeyUse } from "../services/usage-recorder";
 import type { AppEnv, Caller, CredentialKind } from "./env";
 import { consumeRateLimit, effectiveLimit } from "./rate-limit";
@@ -157,4 +158,11 @@ export function currentUser(c: Context<AppEnv>) {
   const caller = c.get("caller");
   if (caller.kind === "session" || caller.kind === "api_key") return caller.user;
   throw new UnauthorizedError();
+}
+
+/** The deployment key's caller of an inference route, with the rows read when its key was checked. */
+export function deploymentCaller(c: Context<AppEnv>): { deploymentId: string; serving?: ServingTarget } {
+  const caller = c.get("caller");
+  if (caller.kind !== "deployment_key") throw new UnauthorizedError();
+  return { deploymentId: caller.deploymentId, serving: caller.serving };
 }

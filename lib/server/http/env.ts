@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import type { UserRow } from "../services/accounts";
+import type { ServingTarget } from "../services/deployments/deployments";
 
 export type CredentialKind = "session" | "api_key" | "deployment_key" | "stream_token" | "upload_token";
 
@@ -7,7 +8,13 @@ export type CredentialKind = "session" | "api_key" | "deployment_key" | "stream_
 export type Caller =
   | { kind: "session"; user: UserRow; sessionToken: string }
   | { kind: "api_key"; user: UserRow; keyId: string }
-  | { kind: "deployment_key"; deploymentId: string; ownerId: string }
+  | {
+      kind: "deployment_key";
+      deploymentId: string;
+      ownerId: string;
+      /** The deployment and its current revision, read with the key (one query per request). */
+      serving?: ServingTarget;
+    }
   | { kind: "stream_token"; subject: string; ownerId: string }
   | { kind: "upload_token"; subject: string; ownerId: string }
   | { kind: "anonymous" };

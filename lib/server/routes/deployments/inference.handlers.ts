@@ -1,20 +1,14 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { UnauthorizedError } from "../../errors";
+import { deploymentCaller } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
 import * as inference from "../../services/serving/inference";
 import type * as r from "./inference.routes";
 
-function callerDeployment(c: Context<AppEnv>): string {
-  const caller = c.get("caller");
-  if (caller.kind !== "deployment_key") throw new UnauthorizedError();
-  return caller.deploymentId;
-}
-
 /** predict and batch: the same call, with up to 100 or up to 10,000 instances (the routes' schemas). */
 async function predictInstances(c: Context<AppEnv>, deploymentId: string, inputs: unknown[]) {
   c.set("inferenceInstances", inputs.length);
-  return inference.predict(c.get("db"), callerDeployment(c), deploymentId, inputs);
+  return inference.predict(c.get("db"), deploymentCaller(c), deploymentId, inputs);
 }
 
 export const predict: RouteHandler<typeof r.predict, AppEnv> = async (c) =>
@@ -25,12 +19,12 @@ export const batchPredict: RouteHandler<typeof r.batchPredict, AppEnv> = async (
 
 export const getInferenceSchema: RouteHandler<typeof r.getInferenceSchema, AppEnv> = async (c) =>
   c.json(
-    await inference.inferenceSchema(c.get("db"), callerDeployment(c), c.req.valid("param").deployment_id),
+    await inference.inferenceSchema(c.get("db"), deploymentCaller(c), c.req.valid("param").deployment_id),
     200,
   );
 
 export const getInferenceHealth: RouteHandler<typeof r.getInferenceHealth, AppEnv> = async (c) =>
   c.json(
-    await inference.inferenceHealth(c.get("db"), callerDeployment(c), c.req.valid("param").deployment_id),
+    await inference.inferenceHealth(c.get("db"), deploymentCaller(c), c.req.valid("param").deployment_id),
     200,
   );

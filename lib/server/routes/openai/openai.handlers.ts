@@ -1,16 +1,10 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { UnauthorizedError } from "../../errors";
+import { deploymentCaller } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
 import { pushStreamResponse } from "../../http/push-stream";
 import * as openai from "../../services/serving/openai-compat";
 import type * as r from "./openai.routes";
-
-function callerDeployment(c: Context<AppEnv>): string {
-  const caller = c.get("caller");
-  if (caller.kind !== "deployment_key") throw new UnauthorizedError();
-  return caller.deploymentId;
-}
 
 const STREAM_HEADERS = {
   "Content-Type": "text/event-stream; charset=utf-8",
@@ -39,15 +33,15 @@ function openAIStream(c: Context<AppEnv>, produce: openai.ChunkProducer): Respon
 }
 
 export const listModels: RouteHandler<typeof r.listModels, AppEnv> = async (c) =>
-  c.json(await openai.listModels(c.get("db"), callerDeployment(c)), 200);
+  c.json(await openai.listModels(c.get("db"), deploymentCaller(c)), 200);
 
 export const getModel: RouteHandler<typeof r.getModel, AppEnv> = async (c) =>
-  c.json(await openai.getModel(c.get("db"), callerDeployment(c), c.req.valid("param").model), 200);
+  c.json(await openai.getModel(c.get("db"), deploymentCaller(c), c.req.valid("param").model), 200);
 
 export const createCompletion: RouteHandler<typeof r.createCompletion, AppEnv> = async (c) => {
   const result = await openai.createCompletion(
     c.get("db"),
-    callerDeployment(c),
+    deploymentCaller(c),
     c.req.valid("json"),
     c.req.raw.signal,
   );
@@ -57,7 +51,7 @@ export const createCompletion: RouteHandler<typeof r.createCompletion, AppEnv> =
 export const createChatCompletion: RouteHandler<typeof r.createChatCompletion, AppEnv> = async (c) => {
   const result = await openai.createChatCompletion(
     c.get("db"),
-    callerDeployment(c),
+    deploymentCaller(c),
     c.req.valid("json"),
     c.req.raw.signal,
   );
@@ -66,6 +60,6 @@ export const createChatCompletion: RouteHandler<typeof r.createChatCompletion, A
 
 export const createEmbeddings: RouteHandler<typeof r.createEmbeddings, AppEnv> = async (c) =>
   c.json(
-    await openai.createEmbeddings(c.get("db"), callerDeployment(c), c.req.valid("json"), c.req.raw.signal),
+    await openai.createEmbeddings(c.get("db"), deploymentCaller(c), c.req.valid("json"), c.req.raw.signal),
     200,
   );

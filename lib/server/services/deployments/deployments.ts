@@ -383,23 +383,34 @@ export async function deploymentHealth(db: Db, ownerId: string, id: string) {
   return { status, state: d.state, revision: rev?.number ?? null };
 }
 
-/** A presented deployment key → its deployment, or null (hash lookup, then a constant-time check). */
+/** A deployment with its current revision, as inference reads them. */
+export interface ServingTarget {
+  d: DeploymentRow;
+  r: DeploymentRevisionRow | null;
+}
+
+/**
+ * A presented deployment key → its deployment (hash lookup, then a constant-time check), read with
+ * its current revision in the same query: the inference route that follows uses that row instead
+ * of reading it again (one query per inference request).
+ */
 export async function resolveDeploymentKey(
   db: Db,
   presented: string,
-): Promise<{ deploymentId: string; ownerId: string } | null> {
+): Promise<{ deploymentId: string; ownerId: string; serving: ServingTarget } | null> {
   const digest = hashSecret(presented);
   const [row] = await db
-    .select({ id: deployments.id, ownerId: deployments.ownerId, keyHash: deployments.keyHash })
+    .select({ d: deployments, r: deploymentRevisions })
     .from(deployments)
+    .leftJoin(deploymentRevisions, eq(deploymentRevisions.id, deployments.currentRevisionId))
     .where(eq(deployments.keyHash, digest))
     .limit(1);
-  if (!row || !constantTimeEqual(row.keyHash, digest)) return null;
-  return { deploymentId: row.id, ownerId: row.ownerId };
+  if (!row || !constantTimeEqual(row.d.keyHash, digest)) return null;
+  return { deploymentId: row.d.id, ownerId: row.d.ownerId, serving: row };
 }
 
 /** The deployment and its current revision for inference (one indexed query per request). */
-export async function servingTarget(db: Db, id: string) {
+export async function servingTarget(db: Db, id: string): Promise<ServingTarget | null> {
   const [row] = await db
     .select({ d: deployments, r: deploymentRevisions })
     .from(deployments)

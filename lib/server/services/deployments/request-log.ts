@@ -9,7 +9,7 @@
 import type { Db } from "../../db/client";
 import { appendDeploymentEvents, type NewDeploymentEvent } from "./deployment-events";
 
-export const FLUSH_MS = 200;
+export const FLUSH_MS = 1000;
 const QUEUE_FLUSH_AT = 500;
 /** Calls kept while the database is unreachable; older ones are dropped (and counted). */
 const QUEUE_MAX = 50_000;

@@ -5,7 +5,7 @@
  */
 import type { Db } from "../../db/client";
 import { DomainError, ForbiddenError, NotFoundError } from "../../errors";
-import { servingTarget } from "../deployments/deployments";
+import { type ServingTarget, servingTarget } from "../deployments/deployments";
 import type { Prediction } from "../training/artifact-reader";
 import { exampleInstance, inputJsonSchema, outputJsonSchema, validateInstances } from "./instance-schema";
 import { withWarmModel } from "./model-cache";
@@ -18,19 +18,31 @@ class ServiceUnavailableError extends DomainError {
   }
 }
 
+/** Who calls an inference route: a deployment key, with the rows read when it was checked. */
+export interface DeploymentCaller {
+  deploymentId: string;
+  serving?: ServingTarget;
+}
+
 /** The caller's own deployment, serving: 403 for another deployment's key, 503 while paused. */
-async function target(db: Db, callerDeploymentId: string, deploymentId: string) {
-  if (callerDeploymentId !== deploymentId)
+async function target(db: Db, caller: DeploymentCaller, deploymentId: string) {
+  if (caller.deploymentId !== deploymentId)
     throw new ForbiddenError("This deployment key belongs to another deployment.");
-  return servingDeployment(db, deploymentId);
+  return servingDeployment(db, deploymentId, undefined, caller.serving);
 }
 
 /**
  * The state checks of every inference path (predict, the stream session, /v1): 404 when missing
  * (or, given `ownerId`, another account's), 503 with Retry-After while paused or not ready.
  */
-export async function servingDeployment(db: Db, deploymentId: string, ownerId?: string) {
-  const found = await servingTarget(db, deploymentId);
+export async function servingDeployment(
+  db: Db,
+  deploymentId: string,
+  ownerId?: string,
+  /** The rows read with the caller's key in this request (no second read). */
+  prefetched?: ServingTarget,
+) {
+  const found = prefetched?.d.id === deploymentId ? prefetched : await servingTarget(db, deploymentId);
   if (!found || (ownerId !== undefined && found.d.ownerId !== ownerId)) throw new NotFoundError("Deployment");
   const { d, r } = found;
   if (d.state === "paused")
@@ -42,11 +54,11 @@ export async function servingDeployment(db: Db, deploymentId: string, ownerId?: 
 
 export async function predict(
   db: Db,
-  callerDeploymentId: string,
+  caller: DeploymentCaller,
   deploymentId: string,
   instances: readonly unknown[],
 ): Promise<{ outputs: Prediction[]; revision: number }> {
-  const { revision } = await target(db, callerDeploymentId, deploymentId);
+  const { revision } = await target(db, caller, deploymentId);
   const outputs = await withWarmModel(revision, async (model) => {
     validateInstances(model.manifest, instances);
     return model.batcher.predict(instances);
@@ -54,8 +66,8 @@ export async function predict(
   return { outputs, revision: revision.number };
 }
 
-export async function inferenceSchema(db: Db, callerDeploymentId: string, deploymentId: string) {
-  const { revision } = await target(db, callerDeploymentId, deploymentId);
+export async function inferenceSchema(db: Db, caller: DeploymentCaller, deploymentId: string) {
+  const { revision } = await target(db, caller, deploymentId);
   const m = await withWarmModel(revision, async (model) => model.manifest);
   return {
     input_schema: inputJsonSchema(m),
@@ -66,8 +78,8 @@ export async function inferenceSchema(db: Db, callerDeploymentId: string, deploy
 }
 
 /** `ok` once the revision's model is loaded; a paused deployment answers 503. */
-export async function inferenceHealth(db: Db, callerDeploymentId: string, deploymentId: string) {
-  const { revision } = await target(db, callerDeploymentId, deploymentId);
+export async function inferenceHealth(db: Db, caller: DeploymentCaller, deploymentId: string) {
+  const { revision } = await target(db, caller, deploymentId);
   await withWarmModel(revision, async () => undefined);
   return { status: "ok" as const, revision: revision.number };
 }

@@ -44,9 +44,21 @@ export function instanceZod(m: ModelManifest): z.ZodType<unknown> {
   return z.object(shape).passthrough();
 }
 
+/** Each manifest's instance schema, built once (a warm model keeps its manifest object). */
+const schemas = new WeakMap<ModelManifest, z.ZodType<unknown>>();
+
+function cachedInstanceZod(m: ModelManifest): z.ZodType<unknown> {
+  let schema = schemas.get(m);
+  if (!schema) {
+    schema = instanceZod(m);
+    schemas.set(m, schema);
+  }
+  return schema;
+}
+
 /** Validates raw instances; a 422 names the first failing instance and each failing field. */
 export function validateInstances(m: ModelManifest, instances: readonly unknown[]): void {
-  const schema = instanceZod(m);
+  const schema = cachedInstanceZod(m);
   const text = isText(m);
   for (let i = 0; i < instances.length; i++) {
     const raw = instances[i];

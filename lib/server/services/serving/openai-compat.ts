@@ -27,7 +27,7 @@ import {
   MAX_EMBEDDING_TOTAL_CHARACTERS,
 } from "../../schemas/openai";
 import type { ModelManifest } from "../training/artifact-reader";
-import { servingDeployment } from "./inference";
+import { type DeploymentCaller, servingDeployment } from "./inference";
 import { withWarmModel } from "./model-cache";
 import {
   embedText,
@@ -62,8 +62,13 @@ interface LmTarget {
 }
 
 /** The key's deployment, serving, named by `model` (id or name), and a language model (else 400). */
-async function lmTarget(db: Db, callerDeploymentId: string, model: string | null): Promise<LmTarget> {
-  const { deployment, revision } = await servingDeployment(db, callerDeploymentId);
+async function lmTarget(db: Db, caller: DeploymentCaller, model: string | null): Promise<LmTarget> {
+  const { deployment, revision } = await servingDeployment(
+    db,
+    caller.deploymentId,
+    undefined,
+    caller.serving,
+  );
   if (model !== null && model !== deployment.id && model !== deployment.name)
     throw openAIError(
       404,
@@ -134,12 +139,12 @@ function modelOf(t: LmTarget) {
   };
 }
 
-export async function listModels(db: Db, callerDeploymentId: string) {
-  return { object: "list" as const, data: [modelOf(await lmTarget(db, callerDeploymentId, null))] };
+export async function listModels(db: Db, caller: DeploymentCaller) {
+  return { object: "list" as const, data: [modelOf(await lmTarget(db, caller, null))] };
 }
 
-export async function getModel(db: Db, callerDeploymentId: string, model: string) {
-  return modelOf(await lmTarget(db, callerDeploymentId, model));
+export async function getModel(db: Db, caller: DeploymentCaller, model: string) {
+  return modelOf(await lmTarget(db, caller, model));
 }
 
 interface Job {
@@ -166,11 +171,11 @@ function checkChoices(count: number): void {
 
 export async function createCompletion(
   db: Db,
-  callerDeploymentId: string,
+  caller: DeploymentCaller,
   body: CompletionBody,
   signal?: AbortSignal,
 ) {
-  const t = await lmTarget(db, callerDeploymentId, body.model);
+  const t = await lmTarget(db, caller, body.model);
   const prompts = typeof body.prompt === "string" ? [body.prompt] : body.prompt;
   const n = body.n ?? 1;
   checkChoices(prompts.length * n);
@@ -235,11 +240,11 @@ export function renderChatPrompt(messages: readonly ChatMessage[]): string {
 
 export async function createChatCompletion(
   db: Db,
-  callerDeploymentId: string,
+  caller: DeploymentCaller,
   body: ChatCompletionBody,
   signal?: AbortSignal,
 ) {
-  const t = await lmTarget(db, callerDeploymentId, body.model);
+  const t = await lmTarget(db, caller, body.model);
   const n = body.n ?? 1;
   checkChoices(n);
   const prompt = renderChatPrompt(body.messages);
@@ -328,11 +333,11 @@ async function streamJob(
 
 export async function createEmbeddings(
   db: Db,
-  callerDeploymentId: string,
+  caller: DeploymentCaller,
   body: EmbeddingBody,
   signal?: AbortSignal,
 ) {
-  const t = await lmTarget(db, callerDeploymentId, body.model);
+  const t = await lmTarget(db, caller, body.model);
   const inputs = typeof body.input === "string" ? [body.input] : body.input;
   if (inputs.reduce((n, text) => n + text.length, 0) > MAX_EMBEDDING_TOTAL_CHARACTERS)
     throw openAIError(
