@@ -2395,6 +2395,13 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @description A project starts from a graph, from a template, or empty (with neither); a graph and a template exclude each other.
+         * @example {
+         *       "name": "Iris classifier",
+         *       "template": "mlp-classifier"
+         *     }
+         */
         CreateProjectRequest: {
             /** @example MNIST classifier */
             name: string;
@@ -2406,7 +2413,7 @@ export interface components {
              * @enum {string}
              */
             template?: "mlp-classifier" | "cnn-image" | "lstm-sequence" | "transformer-block";
-        };
+        } & (unknown | unknown | unknown);
         TrainingConfigInput: {
             /**
              * @description Number of passes over the training set
@@ -2463,6 +2470,12 @@ export interface components {
         BulkDeleteProjectsRequest: {
             ids: string[];
         };
+        /**
+         * @example {
+         *       "name": "Iris classifier v2",
+         *       "description": "Two hidden layers."
+         *     }
+         */
         UpdateProjectRequest: {
             name?: string;
             description?: string;
@@ -3139,6 +3152,15 @@ export interface components {
                 flops_per_second: number;
             } | null;
         };
+        /**
+         * @example {
+         *       "base_model_id": "digits-cnn-0-4",
+         *       "dataset_id": "builtin-digits",
+         *       "config": {
+         *         "epochs": 5
+         *       }
+         *     }
+         */
         TrainingEstimateRequest: {
             /** @description The project whose architecture is estimated (or base_model_id) */
             project_id?: string;
@@ -3236,6 +3258,17 @@ export interface components {
             size_bytes: number;
             sha256: string;
         };
+        /**
+         * @example {
+         *       "project_id": "prj_4f9Qx2",
+         *       "dataset_id": "builtin-iris",
+         *       "runtime": "auto",
+         *       "config": {
+         *         "epochs": 20,
+         *         "batch_size": 16
+         *       }
+         *     }
+         */
         CreateTrainingJob: {
             project_id: string;
             /** @description An architecture version of the project; default: the project's current state */
@@ -3414,6 +3447,16 @@ export interface components {
          * @enum {string}
          */
         LearningRateSchedule: "constant" | "cosine" | "linear";
+        /**
+         * @example {
+         *       "base_model_id": "digits-cnn-0-4",
+         *       "dataset_id": "builtin-digits",
+         *       "freeze": "base",
+         *       "config": {
+         *         "epochs": 5
+         *       }
+         *     }
+         */
         CreateFoundationRun: {
             /** @description A model of GET /foundation-catalog */
             base_model_id: string;
@@ -3516,6 +3559,12 @@ export interface components {
                 tpr: number;
             }[];
         };
+        /**
+         * @example {
+         *       "job_id": "job_7kQ2mP",
+         *       "split": "validation"
+         *     }
+         */
         CreateEvaluation: {
             /**
              * @description A training job, or a fine-tuning run (a run's id is its job's id)
@@ -3566,6 +3615,12 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "name": "iris-classifier",
+         *       "job_id": "job_7kQ2mP"
+         *     }
+         */
         CreateDeployment: {
             /** @example iris-classifier */
             name: string;
@@ -3575,6 +3630,11 @@ export interface components {
             model_version_id?: string;
             settings?: components["schemas"]["DeploymentSettings"];
         };
+        /**
+         * @example {
+         *       "model_version_id": "mv_3Lr8Ws"
+         *     }
+         */
         DeployModelVersion: {
             /** @description A finalized registry model version. */
             model_version_id: string;
@@ -3589,6 +3649,11 @@ export interface components {
             limit: number;
             pages: number;
         };
+        /**
+         * @example {
+         *       "from_revision": 1
+         *     }
+         */
         UpdateDeployment: {
             name?: string;
             /** @description Serve another succeeded job's artifact (a new revision). */
@@ -3855,6 +3920,17 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "name": "iris-classifier",
+         *       "description": "Classifies iris flowers from four measurements.",
+         *       "task": "tabular-classification",
+         *       "tags": [
+         *         "tabular",
+         *         "iris"
+         *       ]
+         *     }
+         */
         CreateRegisteredModel: {
             /** @example iris-classifier */
             name: string;
@@ -3912,12 +3988,23 @@ export interface components {
             /** @example 1 */
             version: number;
         } | null;
+        /**
+         * @example {
+         *       "job_id": "job_7kQ2mP",
+         *       "description": "Trained 20 epochs on builtin-iris."
+         *     }
+         */
         PushModelVersion: {
             /** @description A succeeded training job or fine-tuning run: its model files and manifest.json become the version's artifacts, complete at once. Leave out for a bare version whose artifacts you upload. */
             job_id?: string;
             description?: string;
             task_contract?: components["schemas"]["TaskContractRef"] & unknown;
         };
+        /**
+         * @example {
+         *       "version_id": "mv_3Lr8Ws"
+         *     }
+         */
         SetModelAlias: {
             version_id: string;
         };
@@ -3955,6 +4042,14 @@ export interface components {
              */
             expires_at: string;
         };
+        /**
+         * @example {
+         *       "name": "model.onnx",
+         *       "size_bytes": 2048,
+         *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *       "content_type": "application/octet-stream"
+         *     }
+         */
         InitiateModelArtifact: {
             /** @example model.onnx */
             name: string;

@@ -40,7 +40,7 @@ export const createDeploymentBodySchema = z
     message: "Give exactly one of job_id or model_version_id.",
     path: ["job_id"],
   })
-  .openapi("CreateDeployment");
+  .openapi("CreateDeployment", { example: { name: "iris-classifier", job_id: "job_7kQ2mP" } });
 export type CreateDeploymentBody = z.infer<typeof createDeploymentBodySchema>;
 
 export const deployModelVersionBodySchema = z
@@ -56,7 +56,7 @@ export const deployModelVersionBodySchema = z
     settings: deploymentSettingsSchema.optional(),
   })
   .strict()
-  .openapi("DeployModelVersion");
+  .openapi("DeployModelVersion", { example: { model_version_id: "mv_3Lr8Ws" } });
 export type DeployModelVersionBody = z.infer<typeof deployModelVersionBodySchema>;
 
 export const updateDeploymentBodySchema = z
@@ -81,7 +81,7 @@ export const updateDeploymentBodySchema = z
       }),
   })
   .strict()
-  .openapi("UpdateDeployment");
+  .openapi("UpdateDeployment", { example: { from_revision: 1 } });
 export type UpdateDeploymentBody = z.infer<typeof updateDeploymentBodySchema>;
 
 export const deploymentStateSchema = z.enum(DEPLOYMENT_STATES).openapi("DeploymentState", {

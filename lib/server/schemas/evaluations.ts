@@ -33,7 +33,7 @@ export const createEvaluationBodySchema = z
     }),
   })
   .strict()
-  .openapi("CreateEvaluation");
+  .openapi("CreateEvaluation", { example: { job_id: "job_7kQ2mP", split: "validation" } });
 
 const classMetricsSchema = z
   .object({

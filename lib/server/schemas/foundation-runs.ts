@@ -10,10 +10,13 @@ export const LR_SCHEDULES = ["constant", "cosine", "linear"] as const;
 export const FINE_TUNE_RUNTIMES = ["auto", "pytorch"] as const;
 
 export const freezeSchema = z
-  .union([
-    z.enum(["none", "base"]),
-    z.array(z.string().min(1).max(64)).min(1).max(100).openapi({ description: "Layer (node) ids" }),
-  ])
+  .union(
+    [
+      z.enum(["none", "base"]),
+      z.array(z.string().min(1).max(64)).min(1).max(100).openapi({ description: "Layer (node) ids" }),
+    ],
+    { error: "freeze must be none, base, or a list of layer ids." },
+  )
   .openapi("FineTuneFreeze", {
     description:
       "none: train every layer; base: train only the head (every other layer keeps the base weights); " +
@@ -51,7 +54,14 @@ export const createFoundationRunBodySchema = z
     strategy: z.string().min(1).max(64).default("single"),
   })
   .strict()
-  .openapi("CreateFoundationRun");
+  .openapi("CreateFoundationRun", {
+    example: {
+      base_model_id: "digits-cnn-0-4",
+      dataset_id: "builtin-digits",
+      freeze: "base",
+      config: { epochs: 5 },
+    },
+  });
 
 export const fineTuneSettingsSchema = z
   .object({

@@ -60,7 +60,14 @@ export const createModelBodySchema = z
     tags: tagsSchema.optional(),
   })
   .strict()
-  .openapi("CreateRegisteredModel");
+  .openapi("CreateRegisteredModel", {
+    example: {
+      name: "iris-classifier",
+      description: "Classifies iris flowers from four measurements.",
+      task: "tabular-classification",
+      tags: ["tabular", "iris"],
+    },
+  });
 export type CreateModelBody = z.infer<typeof createModelBodySchema>;
 
 export const updateModelBodySchema = z
@@ -129,7 +136,9 @@ export const pushVersionBodySchema = z
     }),
   })
   .strict()
-  .openapi("PushModelVersion");
+  .openapi("PushModelVersion", {
+    example: { job_id: "job_7kQ2mP", description: "Trained 20 epochs on builtin-iris." },
+  });
 export type PushVersionBody = z.infer<typeof pushVersionBodySchema>;
 
 export const modelVersionSchema = z
@@ -184,7 +193,14 @@ export const initiateArtifactBodySchema = z
       .default("application/octet-stream"),
   })
   .strict()
-  .openapi("InitiateModelArtifact");
+  .openapi("InitiateModelArtifact", {
+    example: {
+      name: "model.onnx",
+      size_bytes: 2048,
+      sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+      content_type: "application/octet-stream",
+    },
+  });
 export type InitiateArtifactBody = z.infer<typeof initiateArtifactBodySchema>;
 
 export const initiateArtifactResponseSchema = z
@@ -231,7 +247,7 @@ export const uploadReceiptSchema = z
 export const setAliasBodySchema = z
   .object({ version_id: z.string().min(1).max(64) })
   .strict()
-  .openapi("SetModelAlias");
+  .openapi("SetModelAlias", { example: { version_id: "mv_3Lr8Ws" } });
 
 export const LINEAGE_NODE_KINDS = [
   "dataset",

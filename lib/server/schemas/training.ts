@@ -77,7 +77,14 @@ export const createJobBodySchema = z
     recipe_id: z.string().min(1).max(64).optional(),
   })
   .strict()
-  .openapi("CreateTrainingJob");
+  .openapi("CreateTrainingJob", {
+    example: {
+      project_id: "prj_4f9Qx2",
+      dataset_id: "builtin-iris",
+      runtime: "auto",
+      config: { epochs: 20, batch_size: 16 },
+    },
+  });
 
 export const statusChangeSchema = z
   .object({ status: trainingStateSchema, at: dateTime(), reason: z.string().nullable() })
@@ -467,7 +474,9 @@ export const estimateBodySchema = z
     message: "Give exactly one of project_id and base_model_id",
     path: ["project_id"],
   })
-  .openapi("TrainingEstimateRequest");
+  .openapi("TrainingEstimateRequest", {
+    example: { base_model_id: "digits-cnn-0-4", dataset_id: "builtin-digits", config: { epochs: 5 } },
+  });
 
 export const estimateSchema = z
   .object({

@@ -100,7 +100,17 @@ export const createProjectBodySchema = z
     message: "Give either a template or a graph, not both",
     path: ["template"],
   })
-  .openapi("CreateProjectRequest");
+  .openapi("CreateProjectRequest", {
+    description:
+      "A project starts from a graph, from a template, or empty (with neither); a graph and a template " +
+      "exclude each other.",
+    oneOf: [
+      { title: "From a graph", required: ["graph"], not: { required: ["template"] } },
+      { title: "From a template", required: ["template"], not: { required: ["graph"] } },
+      { title: "Empty", not: { anyOf: [{ required: ["graph"] }, { required: ["template"] }] } },
+    ],
+    example: { name: "Iris classifier", template: "mlp-classifier" },
+  });
 
 export const updateProjectBodySchema = z
   .object({
@@ -111,7 +121,9 @@ export const updateProjectBodySchema = z
       .optional()
       .openapi({ description: "Replaces the configuration; omitted fields take their defaults" }),
   })
-  .openapi("UpdateProjectRequest");
+  .openapi("UpdateProjectRequest", {
+    example: { name: "Iris classifier v2", description: "Two hidden layers." },
+  });
 
 export const listProjectsQuerySchema = pageQuerySchema.extend({
   q: z
