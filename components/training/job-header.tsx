@@ -3,6 +3,7 @@
 import { ChevronRight, Download, Radio } from "lucide-react";
 import Link from "next/link";
 import { type ReactNode, useState } from "react";
+import { DeployButton } from "@/components/deployments/deploy-button";
 import { Alert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
 import { ProgressBar } from "@/components/ui/progress-bar";
@@ -100,6 +101,9 @@ export function JobHeader({ job, stream }: { job: TrainingJob; stream: StreamSta
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <JobActions job={job} onError={setActionError} />
+          {job.state === "succeeded" && job.artifact ? (
+            <DeployButton jobId={job.id} jobName={job.name} />
+          ) : null}
           <div className="inline-flex items-center overflow-hidden rounded-md border border-border bg-panel">
             <span className="flex h-8 items-center gap-1.5 border-r border-border px-2.5 text-xs text-muted">
               <Download aria-hidden className="h-3.5 w-3.5" /> Download

@@ -1,0 +1,139 @@
+/**
+ * Copyable code that calls a deployment: curl, Python `requests`, JavaScript `fetch`, and for a
+ * language model the official `openai` clients against the OpenAI-compatible `/v1` routes. The key
+ * is never in them: they read it from the environment variable KEY_ENV.
+ */
+
+export const KEY_ENV = "LAYERLINE_DEPLOYMENT_KEY";
+
+export type SnippetId = "curl" | "python" | "javascript" | "openai-python" | "openai-javascript";
+
+export interface Snippet {
+  id: SnippetId;
+  label: string;
+  language: "bash" | "python" | "javascript";
+  code: string;
+}
+
+export interface SnippetInput {
+  /** The studio's origin (window.location.origin): every URL is absolute. */
+  origin: string;
+  deploymentId: string;
+  /** A valid predict body (the schema's example). */
+  example: { inputs: unknown[] };
+  languageModel: boolean;
+}
+
+function indentJson(value: unknown, indent: string): string {
+  return JSON.stringify(value, null, 2).split("\n").join(`\n${indent}`);
+}
+
+/** JSON as a Python literal (null/true/false spelled the Python way). */
+function pythonLiteral(value: unknown, indent: string): string {
+  return indentJson(value, indent).replace(
+    /("(?:[^"\\]|\\.)*")|\b(null|true|false)\b/g,
+    (_match, str, word) => (str ? str : word === "null" ? "None" : word === "true" ? "True" : "False"),
+  );
+}
+
+/** A shell single-quoted string. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+export function buildSnippets(input: SnippetInput): Snippet[] {
+  const origin = input.origin.replace(/\/+$/, "");
+  const url = `${origin}/api/v1/inference/${input.deploymentId}/predict`;
+  const body = input.example;
+  const snippets: Snippet[] = [
+    {
+      id: "curl",
+      label: "curl",
+      language: "bash",
+      code: [
+        `curl -X POST ${shellQuote(url)} \\`,
+        `  -H "Authorization: Bearer $${KEY_ENV}" \\`,
+        `  -H "Content-Type: application/json" \\`,
+        `  -d ${shellQuote(JSON.stringify(body))}`,
+      ].join("\n"),
+    },
+    {
+      id: "python",
+      label: "Python",
+      language: "python",
+      code: [
+        "import os",
+        "import requests",
+        "",
+        "response = requests.post(",
+        `    ${JSON.stringify(url)},`,
+        `    headers={"Authorization": f"Bearer {os.environ['${KEY_ENV}']}"},`,
+        `    json=${pythonLiteral(body, "    ")},`,
+        "    timeout=30,",
+        ")",
+        "response.raise_for_status()",
+        'print(response.json()["outputs"])',
+      ].join("\n"),
+    },
+    {
+      id: "javascript",
+      label: "JavaScript",
+      language: "javascript",
+      code: [
+        `const response = await fetch(${JSON.stringify(url)}, {`,
+        `  method: "POST",`,
+        "  headers: {",
+        `    Authorization: \`Bearer \${process.env.${KEY_ENV}}\`,`,
+        `    "Content-Type": "application/json",`,
+        "  },",
+        `  body: JSON.stringify(${indentJson(body, "  ")}),`,
+        "});",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the snippet's own template literal
+        "if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);",
+        "const { outputs } = await response.json();",
+        "console.log(outputs);",
+      ].join("\n"),
+    },
+  ];
+  if (input.languageModel) {
+    snippets.push(
+      {
+        id: "openai-python",
+        label: "OpenAI Python",
+        language: "python",
+        code: [
+          "import os",
+          "from openai import OpenAI",
+          "",
+          `client = OpenAI(base_url=${JSON.stringify(`${origin}/v1`)}, api_key=os.environ["${KEY_ENV}"])`,
+          "stream = client.chat.completions.create(",
+          `    model=${JSON.stringify(input.deploymentId)},`,
+          '    messages=[{"role": "user", "content": "We hold these truths"}],',
+          "    max_tokens=80,",
+          "    stream=True,",
+          ")",
+          "for chunk in stream:",
+          '    print(chunk.choices[0].delta.content or "", end="", flush=True)',
+        ].join("\n"),
+      },
+      {
+        id: "openai-javascript",
+        label: "OpenAI JavaScript",
+        language: "javascript",
+        code: [
+          'import OpenAI from "openai";',
+          "",
+          `const client = new OpenAI({ baseURL: ${JSON.stringify(`${origin}/v1`)}, apiKey: process.env.${KEY_ENV} });`,
+          "const stream = await client.chat.completions.create({",
+          `  model: ${JSON.stringify(input.deploymentId)},`,
+          '  messages: [{ role: "user", content: "We hold these truths" }],',
+          "  max_tokens: 80,",
+          "  stream: true,",
+          "});",
+          'for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? "");',
+        ].join("\n"),
+      },
+    );
+  }
+  return snippets;
+}
