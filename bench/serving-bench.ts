@@ -31,7 +31,11 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 process.env.RATE_LIMIT_PER_MINUTE ??= "100000000";
 const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-bench-blobs-"));
 process.env.BLOB_DIR = blobDir;
-setDb(await openDb({ kind: "pglite-memory" }));
+// The embedded database by default; BENCH_DATABASE_URL measures against a PostgreSQL server instead
+// (e.g. `bash scripts/with-postgres.sh sh -c 'BENCH_DATABASE_URL=$TEST_DATABASE_URL npx tsx bench/serving-bench.ts'`).
+const databaseUrl = process.env.BENCH_DATABASE_URL;
+setDb(await openDb(databaseUrl ? { kind: "postgres", url: databaseUrl } : { kind: "pglite-memory" }));
+console.log(`database: ${databaseUrl ? "PostgreSQL server" : "embedded (PGlite, in memory)"}`);
 const app = createApp();
 let baseUrl = "";
 const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {

@@ -6,10 +6,13 @@
  */
 // The app first: it extends zod with .openapi() before the schema modules build their schemas.
 import "@/lib/server/app";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sequential } from "@/lib/ml/graph-builder";
 import { getDb } from "@/lib/server/db/client";
+import { deployments } from "@/lib/server/db/schema";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
+import { KEY_CACHE_WINDOW_MS } from "@/lib/server/services/deployments/key-cache";
 import { flushRequestLog } from "@/lib/server/services/deployments/request-log";
 import { getJobRow } from "@/lib/server/services/training/job-rows";
 import { readEvaluationRows } from "@/lib/server/services/training/materialize";
@@ -520,5 +523,24 @@ describe("deployment monitoring", () => {
       body: { from_revision: 1, job_id: jobId },
     });
     expect(both.status).toBe(422);
+  });
+});
+
+describe("deployment key checks across server processes", () => {
+  it("sees a change made by another process within the key cache's quarter second", async () => {
+    const d = await deploy("cross-process");
+    const dk = d.json.api_key as string;
+    expect((await predict(d.json.id, dk, [setosa])).status).toBe(200);
+    // Another server pauses it: the database changes, this process is not told.
+    await (await getDb()).update(deployments).set({ state: "paused" }).where(eq(deployments.id, d.json.id));
+    await new Promise((r) => setTimeout(r, KEY_CACHE_WINDOW_MS + 50));
+    const paused = await predict(d.json.id, dk, [setosa]);
+    expect(paused.status).toBe(503);
+    // A change made here is seen at once.
+    await call(app, "POST", `/api/v1/deployments/${d.json.id}/resume`, { key });
+    expect((await predict(d.json.id, dk, [setosa])).status).toBe(200);
+    const rotated = await call(app, "POST", `/api/v1/deployments/${d.json.id}/rotate-key`, { key });
+    expect((await predict(d.json.id, dk, [setosa])).status).toBe(401);
+    expect((await predict(d.json.id, rotated.json.api_key, [setosa])).status).toBe(200);
   });
 });

@@ -151,7 +151,10 @@ export const rotateDeploymentKey = createRoute({
   operationId: "rotateDeploymentKey",
   tags,
   summary: "Rotate the deployment key; the new key is shown once",
-  description: "There is no grace period: the old key stops working immediately.",
+  description:
+    "There is no grace period: the old key stops working at once on the server that rotated it, and " +
+    "within a quarter of a second on every other server process (each reuses a key check for at most " +
+    "250 ms).",
   ...auth,
   request: params,
   responses: {
@@ -166,6 +169,9 @@ export const pauseDeployment = createRoute({
   operationId: "pauseDeployment",
   tags,
   summary: "Pause (inference answers 503 with Retry-After until resumed)",
+  description:
+    "Takes effect at once on the server that paused it and within a quarter of a second on every other " +
+    "server process.",
   ...auth,
   request: params,
   responses: { 200: jsonContent(deploymentSchema, "The paused deployment"), ...errors(401, 403, 404, 409) },

@@ -29,6 +29,7 @@ import { evictRevisions } from "../serving/model-cache";
 import type { ModelManifest } from "../training/artifact-reader";
 import { findOwnedJob } from "../training/job-rows";
 import { appendDeploymentEvents } from "./deployment-events";
+import { cachedKey, forgetKeys } from "./key-cache";
 
 export const DEPLOYMENT_KEY_PREFIX = "ldk_";
 
@@ -272,7 +273,7 @@ export async function updateDeployment(
     settings = body.settings ?? current?.settings ?? {};
   }
   const { source, jobId, modelVersionId, artifactFormat, artifactFiles, artifactManifest } = model;
-  return db.transaction(async (tx) => {
+  const view = await db.transaction(async (tx) => {
     const [last] = await tx
       .select({ number: deploymentRevisions.number })
       .from(deploymentRevisions)
@@ -312,6 +313,8 @@ export async function updateDeployment(
     );
     return toView(updated, r);
   });
+  forgetKeys();
+  return view;
 }
 
 export async function deleteDeployment(db: Db, ownerId: string, id: string): Promise<void> {
@@ -321,6 +324,7 @@ export async function deleteDeployment(db: Db, ownerId: string, id: string): Pro
     .from(deploymentRevisions)
     .where(eq(deploymentRevisions.deploymentId, id));
   await db.delete(deployments).where(eq(deployments.id, id));
+  forgetKeys();
   evictRevisions(revs.map((r) => r.id));
 }
 
@@ -337,6 +341,7 @@ export async function rotateKey(
     .set({ keyHash, keyPrefix, updatedAt: new Date() })
     .where(eq(deployments.id, id))
     .returning();
+  forgetKeys();
   await appendDeploymentEvents(db, id, [
     { kind: "log", data: { level: "info", message: `Key rotated; the new key starts ${keyPrefix}…` } },
   ]);
@@ -359,6 +364,7 @@ export async function setPaused(
     .set({ state: paused ? "paused" : "ready", updatedAt: new Date() })
     .where(eq(deployments.id, id))
     .returning();
+  forgetKeys();
   if (updated.state !== d.state)
     await appendDeploymentEvents(db, id, [
       { kind: "status", data: { state: updated.state, previous: d.state } },
@@ -392,21 +398,23 @@ export interface ServingTarget {
 /**
  * A presented deployment key → its deployment (hash lookup, then a constant-time check), read with
  * its current revision in the same query: the inference route that follows uses that row instead
- * of reading it again (one query per inference request).
+ * of reading it again. A key checked within the last quarter second reuses that read (key-cache.ts).
  */
 export async function resolveDeploymentKey(
   db: Db,
   presented: string,
 ): Promise<{ deploymentId: string; ownerId: string; serving: ServingTarget } | null> {
   const digest = hashSecret(presented);
-  const [row] = await db
-    .select({ d: deployments, r: deploymentRevisions })
-    .from(deployments)
-    .leftJoin(deploymentRevisions, eq(deploymentRevisions.id, deployments.currentRevisionId))
-    .where(eq(deployments.keyHash, digest))
-    .limit(1);
-  if (!row || !constantTimeEqual(row.d.keyHash, digest)) return null;
-  return { deploymentId: row.d.id, ownerId: row.d.ownerId, serving: row };
+  return cachedKey(digest, async () => {
+    const [row] = await db
+      .select({ d: deployments, r: deploymentRevisions })
+      .from(deployments)
+      .leftJoin(deploymentRevisions, eq(deploymentRevisions.id, deployments.currentRevisionId))
+      .where(eq(deployments.keyHash, digest))
+      .limit(1);
+    if (!row || !constantTimeEqual(row.d.keyHash, digest)) return null;
+    return { deploymentId: row.d.id, ownerId: row.d.ownerId, serving: row };
+  });
 }
 
 /** The deployment and its current revision for inference (one indexed query per request). */
