@@ -14,6 +14,7 @@ import { datasetsRouter } from "./routes/datasets/datasets.index";
 import { deploymentsRouter } from "./routes/deployments/deployments.index";
 import { evaluationsRouter } from "./routes/evaluations/evaluations.index";
 import { healthRouter } from "./routes/health/health.index";
+import { hubRouter } from "./routes/hub/hub.index";
 import { openaiRouter } from "./routes/openai/openai.index";
 import { projectsRouter } from "./routes/projects/projects.index";
 import { registryRouter } from "./routes/registry/registry.index";
@@ -74,6 +75,11 @@ export const OPENAPI_INFO = {
       description:
         "Model entries with numbered versions (pushed from a job or run, or uploaded), artifacts with checksums, aliases, lineage, evaluations and task contracts",
     },
+    {
+      name: "Hub",
+      description:
+        "Share models publicly: search, stars, forks, reviews, versions, signed downloads and use in the studio",
+    },
   ],
 };
 
@@ -110,6 +116,7 @@ export function createApp(opts: { maxRequestBytes?: number } = {}) {
     .route("/", evaluationsRouter)
     .route("/", deploymentsRouter)
     .route("/", catalogRouter)
+    .route("/", hubRouter)
     .route("/", registryRouter)
     .route("/", openaiRouter);
 

@@ -3,6 +3,7 @@ export * from "./schema/accounts";
 export * from "./schema/datasets";
 export * from "./schema/deployments";
 export * from "./schema/evaluations";
+export * from "./schema/hub";
 export * from "./schema/jobs";
 export * from "./schema/projects";
 export * from "./schema/rate-limits";
