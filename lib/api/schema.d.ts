@@ -4342,6 +4342,8 @@ export interface components {
             base_model?: string | null;
             /** @description Publish a succeeded training job or fine-tuning run of yours: its artifact files and manifest, its architecture, its metrics as evaluation figures and a generated model card are copied, and the model is published at once. Fields given here override what the job provides. */
             source_job_id?: string;
+            /** @description Publish a finalized registry model version of yours: one pushed from a job or run publishes as that job does (named after the registry model); a bare version publishes its uploaded artifacts with a card made from its figures. Excludes `source_job_id`. */
+            source_model_version_id?: string;
         };
         /** @description Only the fields given change */
         UpdateHubModel: {

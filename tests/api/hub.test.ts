@@ -782,4 +782,45 @@ describe("hub: publishing a trained job", () => {
     });
     expect(refused.status).toBe(409);
   }, 200_000);
+
+  it("publishes a registry model version: one pushed from a job as that job, named after the model", async () => {
+    const jobId = await irisJob;
+    const model = await call(app, "POST", "/api/v1/models", {
+      key: owner.key,
+      body: { name: "iris-registry" },
+    });
+    expect(model.status, model.text).toBe(201);
+    const version = await call(app, "POST", `/api/v1/models/${model.json.id}/versions`, {
+      key: owner.key,
+      body: { job_id: jobId },
+    });
+    const early = await call(app, "POST", "/api/v1/hub/models", {
+      key: owner.key,
+      body: { source_model_version_id: version.json.id },
+    });
+    expect(early.status).toBe(409);
+    await call(app, "POST", `/api/v1/model-versions/${version.json.id}/finalize`, { key: owner.key });
+    const both = await call(app, "POST", "/api/v1/hub/models", {
+      key: owner.key,
+      body: { source_model_version_id: version.json.id, source_job_id: jobId },
+    });
+    expect(both.status).toBe(422);
+    const foreign = await call(app, "POST", "/api/v1/hub/models", {
+      key: other.key,
+      body: { source_model_version_id: version.json.id },
+    });
+    expect(foreign.status).toBe(404);
+    const r = await call(app, "POST", "/api/v1/hub/models", {
+      key: owner.key,
+      body: { source_model_version_id: version.json.id },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.json).toMatchObject({ name: "iris-registry", source_job_id: jobId, state: "published" });
+    const files = await call(app, "GET", `/api/v1/hub/models/${r.json.id}/files`, { key: owner.key });
+    const paths = (files.json.items ?? files.json).map((f: { path: string }) => f.path).sort();
+    expect(paths).toContain("manifest.json");
+    expect(paths.length).toBeGreaterThanOrEqual(2);
+    const versions = await call(app, "GET", `/api/v1/hub/models/${r.json.id}/versions`, { key: owner.key });
+    expect(JSON.stringify(versions.json)).toContain("registry model iris-registry");
+  }, 200_000);
 });

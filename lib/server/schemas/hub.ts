@@ -81,11 +81,29 @@ export const createHubModelBodySchema = z
           "architecture, its metrics as evaluation figures and a generated model card are copied, and the " +
           "model is published at once. Fields given here override what the job provides.",
       }),
+    source_model_version_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({
+        description:
+          "Publish a finalized registry model version of yours: one pushed from a job or run publishes as that " +
+          "job does (named after the registry model); a bare version publishes its uploaded artifacts with a " +
+          "card made from its figures. Excludes `source_job_id`.",
+      }),
   })
   .strict()
-  .refine((b) => b.name !== undefined || b.source_job_id !== undefined, {
-    message: "A name is required (or a source_job_id, whose name is used)",
-    path: ["name"],
+  .refine(
+    (b) => b.name !== undefined || b.source_job_id !== undefined || b.source_model_version_id !== undefined,
+    {
+      message: "A name is required (or a source_job_id or source_model_version_id, whose name is used)",
+      path: ["name"],
+    },
+  )
+  .refine((b) => !(b.source_job_id && b.source_model_version_id), {
+    message: "Give either source_job_id or source_model_version_id, not both",
+    path: ["source_model_version_id"],
   })
   .openapi("CreateHubModel");
 export type CreateHubModelBody = z.infer<typeof createHubModelBodySchema>;

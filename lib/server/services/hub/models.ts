@@ -21,7 +21,7 @@ import type { CreateHubModelBody, ForkBody, HubModelView, UpdateHubModelBody } f
 import { findOwnedModel, findVisibleModel, freeSlug, isVisible, toSummaryView, usernamesOf } from "./access";
 import { listFiles, removeUnreferencedBlobs } from "./files";
 import { renderModelCard } from "./model-card";
-import { publicationFromJob } from "./publish-from-job";
+import { publicationFromJob, publicationFromModelVersion } from "./publish-from-job";
 
 export interface HubUser {
   id: string;
@@ -120,10 +120,15 @@ function editableValues(body: UpdateHubModelBody) {
  */
 export async function createModel(db: Db, user: HubUser, body: CreateHubModelBody): Promise<HubModelView> {
   checkVisibilityAllowed(user, body.visibility);
-  const { source_job_id: jobId, ...fields } = body;
+  const { source_job_id: jobId, source_model_version_id: versionId, ...fields } = body;
   const id = newId("hub");
-  if (jobId) {
-    const pub = await publicationFromJob(db, user.id, jobId, id);
+  if (jobId || versionId) {
+    const pub = versionId
+      ? await publicationFromModelVersion(db, user.id, versionId, id)
+      : {
+          ...(await publicationFromJob(db, user.id, jobId as string, id)),
+          notes: `Published from training job ${jobId}.`,
+        };
     const values = { ...pub.values, ...editableValues(fields) };
     const name = values.name;
     const slug = await freeSlug(db, user.id, name);
@@ -147,7 +152,7 @@ export async function createModel(db: Db, user: HubUser, body: CreateHubModelBod
         id: newId("hv"),
         modelId: id,
         version: "1",
-        notes: `Published from training job ${jobId}.`,
+        notes: pub.notes,
         files: pub.files.map((f) => ({
           path: f.path,
           size_bytes: f.sizeBytes,

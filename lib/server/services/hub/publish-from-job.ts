@@ -4,11 +4,13 @@
  * model's DAG, its metrics the evaluation figures, and a model card is written for the owner to edit.
  */
 import { createHash } from "node:crypto";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { HubEvaluation, TrainingJobRow } from "../../db/schema";
+import { type HubEvaluation, modelArtifacts, registeredModels, type TrainingJobRow } from "../../db/schema";
 import { ConflictError } from "../../errors";
 import { newId } from "../../ids";
 import { copyBlob, parseBlobKey, putBlob } from "../../storage/blob-store";
+import { findOwnedVersion } from "../registry/views";
 import { findOwnedJob } from "../training/job-rows";
 
 const TASK_NAMES: Record<string, string> = {
@@ -142,6 +144,100 @@ export async function publicationFromJob(db: Db, ownerId: string, jobId: string,
       evaluation,
       baseModel: job.baseModelId,
       sourceJobId: job.id,
+    },
+  };
+}
+
+/** A bare model version's card: its model, figures and how to fetch it. */
+function versionCard(
+  modelName: string,
+  version: number,
+  description: string,
+  metrics: Record<string, number>,
+) {
+  const rows = Object.entries(metrics).sort(([a], [b]) => a.localeCompare(b));
+  return [
+    `# ${modelName}`,
+    "",
+    description || `Version ${version} of the registry model ${modelName}, published with Layerline.`,
+    "",
+    "## Metrics",
+    "",
+    ...(rows.length > 0
+      ? ["| Metric | Value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${formatMetric(v)} |`)]
+      : ["No metrics were recorded."]),
+    "",
+  ].join("\n");
+}
+
+/**
+ * Publishing a finalized registry model version: one pushed from a job or run is published as that
+ * job (its artifact is the version's), noting the version; a bare version publishes its uploaded
+ * artifacts with a card made from its figures.
+ */
+export async function publicationFromModelVersion(
+  db: Db,
+  ownerId: string,
+  versionId: string,
+  modelId: string,
+) {
+  const version = await findOwnedVersion(db, ownerId, versionId);
+  if (version.state !== "ready")
+    throw new ConflictError("The model version is not finalized; finalize it before publishing.");
+  const [registered] = await db
+    .select({ name: registeredModels.name })
+    .from(registeredModels)
+    .where(eq(registeredModels.id, version.modelId))
+    .limit(1);
+  const modelName = registered?.name ?? "model";
+  if (version.jobId) {
+    const pub = await publicationFromJob(db, ownerId, version.jobId, modelId);
+    return {
+      ...pub,
+      values: { ...pub.values, name: modelName },
+      notes: `Published from version ${version.number} of the registry model ${modelName}.`,
+    };
+  }
+  const artifacts = await db
+    .select()
+    .from(modelArtifacts)
+    .where(and(eq(modelArtifacts.versionId, version.id), eq(modelArtifacts.state, "complete")));
+  const files: HubFileInsert[] = [];
+  for (const a of artifacts) {
+    if (!a.blobKey) continue;
+    const id = newId("hbf");
+    if (!(await copyBlob(parseBlobKey(a.blobKey), { area: "hub", id })))
+      throw new ConflictError(`The version's artifact ${a.name} is missing.`);
+    files.push({
+      id: newId("hf"),
+      modelId,
+      path: a.name,
+      sizeBytes: a.sizeBytes,
+      sha256: a.sha256,
+      blobKey: `hub/${id}`,
+      contentType: a.contentType,
+    });
+  }
+  if (files.length === 0) throw new ConflictError("The model version has no artifacts to publish.");
+  const framework =
+    typeof version.artifactManifest?.framework === "string" ? version.artifactManifest.framework : null;
+  return {
+    files,
+    notes: `Published from version ${version.number} of the registry model ${modelName}.`,
+    values: {
+      name: modelName,
+      description: version.description || `Version ${version.number} of ${modelName}.`,
+      task: null as string | null,
+      framework,
+      license: null as string | null,
+      tags: [framework, version.artifactFormat].filter((t): t is string => !!t),
+      category: null as string | null,
+      card: versionCard(modelName, version.number, version.description, version.metrics),
+      architecture: null,
+      trainingConfig: null,
+      evaluation: { metrics: version.metrics, dataset: null, split: null } as HubEvaluation,
+      baseModel: null as string | null,
+      sourceJobId: null as string | null,
     },
   };
 }
