@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: lint, types, generated-client freshness, OpenAPI lint, unit + API tests on the
-# embedded database, the API tests again on a PostgreSQL server, the production build, and e2e in Chromium.
+# embedded database, the API tests again on a PostgreSQL server, the Python SDK's tests against a real
+# server, the production build, and e2e in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -31,6 +32,9 @@ npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vi
 step "API tests against a PostgreSQL server"
 bash scripts/with-postgres.sh npx vitest run tests/api tests/training/events.test.ts --reporter=default --reporter=json \
   --outputFile.json="$results/vitest-postgres.json"
+
+step "Python SDK tests (pytest, against a real server)"
+PYTEST_JSON_OUTPUT="$results/pytest.json" bash scripts/test-python.sh
 
 step "production build"
 npx next build
