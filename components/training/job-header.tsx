@@ -4,6 +4,7 @@ import { ChevronRight, Download, Radio } from "lucide-react";
 import Link from "next/link";
 import { type ReactNode, useState } from "react";
 import { DeployButton } from "@/components/deployments/deploy-button";
+import { PushToRegistryButton } from "@/components/registry/push-to-registry-button";
 import { Alert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
 import { ProgressBar } from "@/components/ui/progress-bar";
@@ -101,6 +102,7 @@ export function JobHeader({ job, stream }: { job: TrainingJob; stream: StreamSta
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <JobActions job={job} onError={setActionError} />
+          <PushToRegistryButton job={job} />
           {job.state === "succeeded" && job.artifact ? (
             <DeployButton jobId={job.id} jobName={job.name} />
           ) : null}

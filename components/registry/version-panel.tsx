@@ -1,0 +1,77 @@
+"use client";
+
+import { useState } from "react";
+import { useNow } from "@/components/training/use-now";
+import { Alert } from "@/components/ui/alert";
+import { formatAgo } from "@/lib/training-ui/durations";
+import { AliasesTab } from "./aliases-tab";
+import { ArtifactsTab } from "./artifacts-tab";
+import { DeployVersionButton } from "./deploy-version-button";
+import { EvaluationsTab } from "./evaluations-tab";
+import { FinalizeButton } from "./finalize-button";
+import { LineageTab } from "./lineage-tab";
+import { OverviewTab } from "./overview-tab";
+import type { ModelVersion, RegisteredModel } from "./types";
+import { VersionStateBadge } from "./version-state-badge";
+import { type VersionTab, VersionTabs } from "./version-tabs";
+
+/** The selected version: its actions (Finalize or Deploy) and its tabs. */
+export function VersionPanel({ model, version }: { model: RegisteredModel; version: ModelVersion }) {
+  const [tab, setTab] = useState<VersionTab>("overview");
+  const [actionError, setActionError] = useState<string | null>(null);
+  const now = useNow(false);
+  return (
+    <section
+      aria-labelledby="version-heading"
+      className="rounded-lg border border-border bg-panel"
+      data-testid="version-panel"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-3 px-5 pt-4 pb-3">
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 id="version-heading" className="text-lg font-semibold">
+            {model.name} <span className="tabular-nums">v{version.version}</span>
+          </h2>
+          <VersionStateBadge state={version.state} />
+          <span className="text-xs text-muted">
+            {version.finalized_at
+              ? `Finalized ${formatAgo(version.finalized_at, now)}`
+              : `Pushed ${formatAgo(version.created_at, now)}`}
+          </span>
+        </div>
+        <div className="flex items-center gap-2">
+          {version.state === "pending" ? (
+            <FinalizeButton versionId={version.id} onError={setActionError} />
+          ) : (
+            <DeployVersionButton versionId={version.id} modelName={model.name} version={version.version} />
+          )}
+        </div>
+      </div>
+      {actionError ? (
+        <div className="px-5 pb-3">
+          <Alert>{actionError}</Alert>
+        </div>
+      ) : null}
+      {version.state === "pending" && !actionError ? (
+        <div className="px-5 pb-3">
+          <Alert tone="warn">
+            Pending: finalize the version once its artifacts are uploaded. It can then be deployed and carry
+            aliases, and it no longer changes.
+          </Alert>
+        </div>
+      ) : null}
+      <VersionTabs active={tab} onChange={setTab} />
+      <div
+        role="tabpanel"
+        id={`version-panel-${tab}`}
+        aria-labelledby={`version-tab-${tab}`}
+        className="px-5 py-5"
+      >
+        {tab === "overview" ? <OverviewTab version={version} /> : null}
+        {tab === "artifacts" ? <ArtifactsTab versionId={version.id} /> : null}
+        {tab === "lineage" ? <LineageTab versionId={version.id} /> : null}
+        {tab === "evaluations" ? <EvaluationsTab version={version} /> : null}
+        {tab === "aliases" ? <AliasesTab model={model} version={version} /> : null}
+      </div>
+    </section>
+  );
+}
