@@ -7,7 +7,7 @@ import { RateLimitedError } from "../errors";
  * Fixed one-minute windows of requests per caller (API key, session user, deployment, client
  * address), counted in the database so that the limit holds across every server process. A
  * process does not write once per request: it leases a block of requests from the window's row
- * (one upsert) and spends it locally, leasing again when it runs out. Small limits lease one
+ * (one upsert) and spends it locally, leasing the next block when half of it is spent. Small limits lease one
  * request at a time (exact); a limit of L leases ceil(L / 50) at a time, up to 100, so with P
  * processes at most P × (lease − 1) requests of a window can go unused, and none is ever over.
  * Limits come from the caller's plan; RATE_LIMIT_PER_MINUTE overrides them all (operators, tests).
@@ -84,7 +84,32 @@ function refuse(windowStart: number, now: number): never {
   throw new RateLimitedError(Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)));
 }
 
-/** Counts one request of `bucket`; throws RateLimitedError (429 with Retry-After) over the limit. */
+/** Takes the window's next lease into `lease` (one at a time: concurrent callers share it). */
+function refill(db: Db, lease: Lease, bucket: string, limitPerMinute: number, now: number): Promise<void> {
+  lease.pending ??= (async () => {
+    try {
+      const granted = await takeLease(
+        db,
+        bucket,
+        lease.windowStart,
+        leaseSize(limitPerMinute),
+        limitPerMinute,
+      );
+      lease.left += granted;
+      if (granted === 0) lease.exhausted = true;
+    } finally {
+      lease.pending = null;
+    }
+    void prune(db, stateOf(db), now).catch(() => {});
+  })();
+  return lease.pending;
+}
+
+/**
+ * Counts one request of `bucket`; throws RateLimitedError (429 with Retry-After) over the limit.
+ * When a lease is half spent the next one is taken in the background, so a steady stream of
+ * requests rarely waits for the database.
+ */
 export async function consumeRateLimit(
   db: Db,
   bucket: string,
@@ -101,25 +126,13 @@ export async function consumeRateLimit(
     }
     if (lease.left > 0) {
       lease.left -= 1;
+      const size = leaseSize(limitPerMinute);
+      if (size > 1 && lease.left < size / 2 && !lease.pending && !lease.exhausted)
+        void refill(db, lease, bucket, limitPerMinute, now).catch(() => {});
       return;
     }
     if (lease.exhausted) refuse(windowStart, now);
-    if (lease.pending) {
-      await lease.pending;
-      continue;
-    }
-    const current = lease;
-    current.pending = (async () => {
-      try {
-        const granted = await takeLease(db, bucket, windowStart, leaseSize(limitPerMinute), limitPerMinute);
-        current.left += granted;
-        if (granted === 0) current.exhausted = true;
-      } finally {
-        current.pending = null;
-      }
-    })();
-    await current.pending;
-    void prune(db, s, now).catch(() => {});
+    await refill(db, lease, bucket, limitPerMinute, now);
   }
 }
 
