@@ -4,6 +4,7 @@ import { ChevronRight, Download, Radio } from "lucide-react";
 import Link from "next/link";
 import { type ReactNode, useState } from "react";
 import { DeployButton } from "@/components/deployments/deploy-button";
+import { PublishToHubButton } from "@/components/hub/publish-to-hub-button";
 import { PushToRegistryButton } from "@/components/registry/push-to-registry-button";
 import { Alert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
@@ -105,6 +106,9 @@ export function JobHeader({ job, stream }: { job: TrainingJob; stream: StreamSta
           <PushToRegistryButton job={job} />
           {job.state === "succeeded" && job.artifact ? (
             <DeployButton jobId={job.id} jobName={job.name} />
+          ) : null}
+          {job.state === "succeeded" && job.artifact ? (
+            <PublishToHubButton jobId={job.id} jobName={job.name} />
           ) : null}
           <div className="inline-flex items-center overflow-hidden rounded-md border border-border bg-panel">
             <span className="flex h-8 items-center gap-1.5 border-r border-border px-2.5 text-xs text-muted">
