@@ -7,6 +7,7 @@ import { handleError, problemResponse } from "./http/problem";
 import { requestId } from "./http/request-id";
 import { requestLogging } from "./http/request-logging";
 import { accountRouter } from "./routes/account/account.index";
+import { auditsRouter } from "./routes/audits/audits.index";
 import { authRouter } from "./routes/auth/auth.index";
 import { catalogRouter } from "./routes/catalog/catalog.index";
 import { codegenRouter } from "./routes/codegen/codegen.index";
@@ -61,11 +62,6 @@ export const OPENAPI_INFO = {
       description: "Predict with a deployment, authenticated by its deployment key (`ldk_…`)",
     },
     {
-      name: "Base models",
-      description:
-        "The curated base-model catalog: small models pretrained offline from data shipped with the service, to fine-tune",
-    },
-    {
       name: "OpenAI-compatible",
       description:
         "A language-model deployment for OpenAI clients at the root `/v1` (`baseURL: <origin>/v1`, the deployment key as API key); errors in OpenAI's shape",
@@ -79,6 +75,16 @@ export const OPENAPI_INFO = {
       name: "Hub",
       description:
         "Share models publicly: search, stars, forks, reviews, versions, signed downloads and use in the studio",
+    },
+    {
+      name: "Audits",
+      description:
+        "Measure a workload you run today (logged calls to a model or hosted API) and try cheaper candidates fine-tuned on it: reports, share links, retraining, cancel and delete",
+    },
+    {
+      name: "Base models",
+      description:
+        "The curated base-model catalog: small models pretrained offline from data shipped with the service, to fine-tune",
     },
   ],
 };
@@ -118,6 +124,7 @@ export function createApp(opts: { maxRequestBytes?: number } = {}) {
     .route("/", catalogRouter)
     .route("/", hubRouter)
     .route("/", registryRouter)
+    .route("/", auditsRouter)
     .route("/", openaiRouter);
 
   registerSecuritySchemes(app);

@@ -1,5 +1,6 @@
 /** The database schema: one module per area, re-exported here for drizzle-kit and the db client. */
 export * from "./schema/accounts";
+export * from "./schema/audits";
 export * from "./schema/datasets";
 export * from "./schema/deployments";
 export * from "./schema/evaluations";
