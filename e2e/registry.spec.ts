@@ -193,6 +193,18 @@ test("push the Iris model to the registry, check its artifacts, follow its linea
   await screenshotBothThemes(page, "registry-deploy-key");
   await keyDialog.getByRole("button", { name: "Close", exact: true }).last().click();
 
+  // Publish v1 to the hub from its version panel: the hub model is named after the registry model.
+  await page.getByTestId("version-panel").getByRole("button", { name: "Publish to hub" }).click();
+  const publish = page.getByRole("dialog", { name: "Publish to the hub" });
+  await expect(publish.getByLabel("Name")).toHaveValue("iris-mlp");
+  await publish.getByRole("button", { name: "Publish", exact: true }).click();
+  const published = page.getByRole("dialog", { name: "“iris-mlp” is on the hub" });
+  await expect(published.getByRole("link", { name: "Open the model page" })).toHaveAttribute(
+    "href",
+    /^\/hub\//,
+  );
+  await published.getByRole("button", { name: "Close", exact: true }).last().click();
+
   // The lineage now reaches the deployment; its node opens the console.
   await openTab(page, "Lineage");
   const served = page.getByTestId("lineage-graph");

@@ -22,14 +22,23 @@ function parseTags(text: string): string[] {
   ];
 }
 
+/** What is published: a succeeded job or run, or a finalized registry model version. */
+export type HubSource = { source_job_id: string } | { source_model_version_id: string };
+
 /**
- * "Publish to hub" on a succeeded job's or fine-tuning run's page: name, description, license, tags and
- * visibility, then POST /hub/models {source_job_id}: the hub model gets the job's artifact files, its
- * architecture, its metrics and a generated card, and a link leads to its page (where the card is edited).
+ * "Publish to hub" on a succeeded job's or fine-tuning run's page, or on a registry version: name,
+ * description, license, tags and visibility, then POST /hub/models with the source: the hub model gets
+ * the artifact files, the architecture, the metrics and a generated card, and a link leads to its page
+ * (where the card is edited).
  */
-export function PublishToHubButton({ jobId, jobName }: { jobId: string; jobName: string }) {
+export function PublishToHubButton(
+  props: { jobId: string; jobName: string } | { modelVersionId: string; name: string },
+) {
+  const source: HubSource =
+    "jobId" in props ? { source_job_id: props.jobId } : { source_model_version_id: props.modelVersionId };
+  const initialName = "jobId" in props ? props.jobName : props.name;
   const [open, setOpen] = useState(false);
-  const [name, setName] = useState(jobName);
+  const [name, setName] = useState(initialName);
   const [description, setDescription] = useState("");
   const [license, setLicense] = useState("");
   const [tags, setTags] = useState("");
@@ -45,7 +54,7 @@ export function PublishToHubButton({ jobId, jobName }: { jobId: string; jobName:
     try {
       const { data } = await api.POST("/api/v1/hub/models", {
         body: {
-          source_job_id: jobId,
+          ...source,
           name: name.trim(),
           ...(description.trim() ? { description: description.trim() } : {}),
           license: license.trim() || null,
@@ -72,7 +81,7 @@ export function PublishToHubButton({ jobId, jobName }: { jobId: string; jobName:
         variant="secondary"
         size="sm"
         onClick={() => {
-          setName(jobName);
+          setName(initialName);
           setError(null);
           setOpen(true);
         }}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { PublishToHubButton } from "@/components/hub/publish-to-hub-button";
 import { useNow } from "@/components/training/use-now";
 import { Alert } from "@/components/ui/alert";
 import { formatAgo } from "@/lib/training-ui/durations";
@@ -42,7 +43,10 @@ export function VersionPanel({ model, version }: { model: RegisteredModel; versi
           {version.state === "pending" ? (
             <FinalizeButton versionId={version.id} onError={setActionError} />
           ) : (
-            <DeployVersionButton versionId={version.id} modelName={model.name} version={version.version} />
+            <>
+              <PublishToHubButton modelVersionId={version.id} name={model.name} />
+              <DeployVersionButton versionId={version.id} modelName={model.name} version={version.version} />
+            </>
           )}
         </div>
       </div>

@@ -18,6 +18,7 @@ import { getDb } from "@/lib/server/db/client";
 import { hubModels, hubStars, users } from "@/lib/server/db/schema";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
 import { PLANS } from "@/lib/server/plans";
+import { setFeatured } from "@/lib/server/services/hub/models";
 import { mintHubLink } from "@/lib/server/services/hub/signed-links";
 import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { mlpGraph, tempBlobDir } from "./projects.fixtures";
@@ -468,7 +469,8 @@ describe("hub: stars, trending, forks, reviews, versions, use-in-studio", () => 
     // All-time stars still count for sort=stars (a has 1, b has 1; both listed).
     expect((await call(app, "GET", `/api/v1/hub/models/${a.id}`)).json.stars).toBe(1);
     // Featured: set by the operators.
-    await db.update(hubModels).set({ featured: true }).where(eq(hubModels.id, a.id));
+    await setFeatured(db, a.id, true); // what `npm run admin -- feature <id>` does
+    await expect(setFeatured(db, "hub_missing", true)).rejects.toMatchObject({ status: 404 });
     const featured = await call(app, "GET", "/api/v1/hub/featured");
     expect(featured.json.items.map((i: { id: string }) => i.id)).toEqual([a.id]);
   });

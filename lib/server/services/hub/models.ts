@@ -14,7 +14,7 @@ import {
   hubReviews,
   hubStars,
 } from "../../db/schema";
-import { ConflictError, PaymentRequiredError } from "../../errors";
+import { ConflictError, NotFoundError, PaymentRequiredError } from "../../errors";
 import { newId } from "../../ids";
 import { planOf } from "../../plans";
 import type { CreateHubModelBody, ForkBody, HubModelView, UpdateHubModelBody } from "../../schemas/hub";
@@ -311,4 +311,11 @@ export async function modelsByIds(db: Db, ids: string[]): Promise<HubModelRow[]>
   const rows = await db.select().from(hubModels).where(inArray(hubModels.id, ids));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((i) => byId.get(i) ?? []);
+}
+
+/** Operators' featured flag (`npm run admin -- feature <id>`): featured models head the hub's home. */
+export async function setFeatured(db: Db, id: string, featured: boolean): Promise<HubModelRow> {
+  const [row] = await db.update(hubModels).set({ featured }).where(eq(hubModels.id, id)).returning();
+  if (!row) throw new NotFoundError("Hub model");
+  return row;
 }
