@@ -63,7 +63,7 @@ test("a new user builds a CNN from the palette, versions, compares, restores, sh
 }) => {
   test.setTimeout(120_000);
   if (!baseURL) throw new Error("baseURL");
-  await signUpViaApi(context, baseURL);
+  const owner = await signUpViaApi(context, baseURL);
 
   // Empty state, then a blank project from the dialog.
   await page.goto("/projects");
@@ -190,6 +190,10 @@ test("a new user builds a CNN from the palette, versions, compares, restores, sh
   const url = await share.getByTestId("share-url").inputValue();
   expect(url).toMatch(/\/shared\/[0-9A-Za-z]{32}$/);
   await expect(share.getByTestId("share-row")).toHaveCount(1);
+  // And make it public on the owner's profile.
+  await share.getByRole("checkbox", { name: /Public on my profile/ }).check();
+  await expect(share.getByRole("link", { name: "your profile" })).toBeVisible();
+  await screenshotBothThemes(page, "share-dialog");
   await share.getByRole("button", { name: "Close" }).click();
 
   // Signed out in a fresh browser: the read-only diagram, and an offer to sign in.
@@ -202,6 +206,17 @@ test("a new user builds a CNN from the palette, versions, compares, restores, sh
   await expect(visitor.getByRole("link", { name: "Sign in to import" })).toBeVisible();
   await expectAccessible(visitor);
   await screenshotBothThemes(visitor, "shared");
+
+  // The owner's profile lists it, signed out; its public page shows the same diagram.
+  await visitor.goto(`/u/${owner.username}`);
+  const listed = visitor.getByRole("list", { name: `Public projects by ${owner.username}` });
+  await expect(listed.getByRole("link", { name: /Digits CNN/ })).toBeVisible();
+  await expectAccessible(visitor);
+  await screenshotBothThemes(visitor, "profile-projects");
+  await listed.getByRole("link", { name: /Digits CNN/ }).click();
+  await expect(visitor.getByText("Public project")).toBeVisible();
+  await expect(visitor.getByTestId("layer-node")).toHaveCount(5);
+  await visitor.goto(url);
 
   // Another user imports it.
   await signUpViaApi(other, baseURL);

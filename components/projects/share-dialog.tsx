@@ -12,6 +12,7 @@ import { inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
 import { $api, ApiError, type Schemas } from "@/lib/api/client";
 import { formatRelativeTime } from "@/lib/editor/format";
+import { ProfileVisibility } from "./profile-visibility";
 
 const SHARES = "/api/v1/projects/{project_id}/shares" as const;
 
@@ -85,6 +86,7 @@ export function ShareDialog({
       description="Anyone with a link can view the diagram without signing in, and import a copy into their own account. Links work until you revoke them."
     >
       <div className="space-y-5">
+        <ProfileVisibility projectId={projectId} enabled={open} />
         {created ? (
           <div className="space-y-2 rounded-lg border border-ok/40 bg-ok-soft p-3">
             <p className="text-sm font-medium text-ok">Link created. Copy it now: it is shown only once.</p>

@@ -6,6 +6,7 @@ import { Card } from "@/components/ui/card";
 import type { Schemas } from "@/lib/api/client";
 import { formatCount, formatFlops } from "@/lib/editor/format";
 import { ImportSharedButton } from "./import-shared-button";
+import { type ImportSource, sourcePath } from "./import-source";
 
 function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -18,14 +19,14 @@ function Stat({ label, value, testId }: { label: string; value: string; testId?:
   );
 }
 
-/** The public, read-only page of a shared project. */
+/** The public, read-only page of a shared project (a share link) or of a public project (a profile's). */
 export function SharedProjectView({
   shared,
-  token,
+  source,
   signedIn,
 }: {
   shared: Schemas["SharedProject"];
-  token: string;
+  source: ImportSource;
   signedIn: boolean;
 }) {
   const owner = shared.owner.display_name ?? shared.owner.username;
@@ -34,7 +35,9 @@ export function SharedProjectView({
     <div className="space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
-          <p className="text-xs font-medium tracking-wide text-accent uppercase">Shared architecture</p>
+          <p className="text-xs font-medium tracking-wide text-accent uppercase">
+            {"token" in source ? "Shared architecture" : "Public project"}
+          </p>
           <h1 className="mt-1 text-2xl font-semibold tracking-tight">{shared.name}</h1>
           <p className="mt-1 text-sm text-muted">
             by{" "}
@@ -55,10 +58,10 @@ export function SharedProjectView({
           {shared.description ? <p className="mt-2 max-w-2xl text-sm">{shared.description}</p> : null}
         </div>
         {signedIn ? (
-          <ImportSharedButton token={token} />
+          <ImportSharedButton source={source} />
         ) : (
           <Link
-            href={`/login?next=${encodeURIComponent(`/shared/${token}`)}`}
+            href={`/login?next=${encodeURIComponent(sourcePath(source))}`}
             className={buttonClass("primary")}
           >
             <LogIn aria-hidden className="h-4 w-4" /> Sign in to import

@@ -429,6 +429,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/{username}/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's public projects (no credential needed)
+         * @description The projects the user made public (`visibility: public`), most recently updated first. An unknown user is a 404.
+         */
+        get: operations["listPublicProjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}/projects/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a public project (no credential needed)
+         * @description Its diagram, configuration and analysis. A private or unknown project is a 404.
+         */
+        get: operations["getPublicProject"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}/projects/{project_id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy a public project into a new (private) project of the caller */
+        post: operations["importPublicProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project_id}/save": {
         parameters: {
             query?: never;
@@ -2919,6 +2976,11 @@ export interface components {
             training_config: components["schemas"]["TrainingConfig"];
             analysis: components["schemas"]["GraphAnalysisSummary"];
         };
+        /**
+         * @description `private` (default): only its owner sees it. `public`: listed on the owner's profile, readable by anyone and copied into their studio with import.
+         * @enum {string}
+         */
+        ProjectVisibility: "private" | "public";
         /** @description Architecture diagram: layer nodes and the edges between them */
         ArchitectureGraph: {
             nodes: components["schemas"]["LayerNode"][];
@@ -2982,6 +3044,7 @@ export interface components {
             /** @description The version most recently saved or restored (null when none) */
             current_version_id: string | null;
             thumbnail_url: string | null;
+            visibility: components["schemas"]["ProjectVisibility"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3073,6 +3136,7 @@ export interface components {
             description?: string;
             graph?: components["schemas"]["ArchitectureGraph"];
             training_config?: components["schemas"]["TrainingConfigInput"] & unknown;
+            visibility?: components["schemas"]["ProjectVisibility"];
         };
         DuplicateProjectRequest: {
             /** @description Default: "<name> (copy)" */
@@ -3135,6 +3199,25 @@ export interface components {
         ImportSharedProjectRequest: {
             /** @description Default: the shared project's name */
             name?: string;
+        };
+        PublicProjectPage: {
+            items: components["schemas"]["PublicProjectSummary"][];
+            total: number;
+            page: number;
+            limit: number;
+            pages: number;
+        };
+        PublicProjectSummary: {
+            id: string;
+            name: string;
+            description: string;
+            node_count: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PublicProject: components["schemas"]["SharedProject"] & {
+            id: string;
+            node_count: number;
         };
         ProjectVersion: components["schemas"]["ProjectVersionSummary"] & {
             graph: components["schemas"]["ArchitectureGraph"];
@@ -7120,6 +7203,182 @@ export interface operations {
             header?: never;
             path: {
                 token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ImportSharedProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description The new project */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            /** @description Malformed request body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPublicProjects: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (1–100) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Public projects */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicProjectPage"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPublicProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicProject"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    importPublicProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+                project_id: string;
             };
             cookie?: never;
         };

@@ -51,6 +51,7 @@ export function toProjectView(row: ProjectRow): ProjectView {
     node_count: row.graph.nodes.length,
     current_version_id: row.currentVersionId,
     thumbnail_url: thumbnailUrl(row),
+    visibility: row.visibility,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     graph: row.graph,
@@ -135,6 +136,7 @@ export async function listProjects(
         nodeCount: sql<number>`coalesce(jsonb_array_length(${projects.graph} -> 'nodes'), 0)::int`,
         currentVersionId: projects.currentVersionId,
         thumbnailKey: projects.thumbnailKey,
+        visibility: projects.visibility,
         createdAt: projects.createdAt,
         updatedAt: projects.updatedAt,
       })
@@ -154,6 +156,7 @@ export async function listProjects(
       node_count: r.nodeCount,
       current_version_id: r.currentVersionId,
       thumbnail_url: thumbnailUrl(r),
+      visibility: r.visibility,
       created_at: r.createdAt.toISOString(),
       updated_at: r.updatedAt.toISOString(),
     })),
@@ -169,6 +172,7 @@ export interface ProjectPatch {
   description?: string;
   graph?: ArchitectureGraph;
   training_config?: TrainingConfig;
+  visibility?: "private" | "public";
 }
 
 /** The editor's autosave: replaces the given fields of the current state; records no version. */
@@ -185,6 +189,7 @@ export async function updateProject(
       ...(patch.description !== undefined ? { description: patch.description } : {}),
       ...(patch.graph !== undefined ? { graph: patch.graph } : {}),
       ...(patch.training_config !== undefined ? { trainingConfig: patch.training_config } : {}),
+      ...(patch.visibility !== undefined ? { visibility: patch.visibility } : {}),
       updatedAt: new Date(),
     })
     .where(and(eq(projects.id, projectId), eq(projects.ownerId, ownerId)))

@@ -28,6 +28,10 @@ export const projects = pgTable(
     thumbnailKey: text("thumbnail_key"),
     thumbnailMime: text("thumbnail_mime"),
     thumbnailSize: integer("thumbnail_size"),
+    /** `public`: listed on the owner's profile and readable by anyone; `private` (default): the owner's. */
+    visibility: text("visibility", { enum: ["private", "public"] })
+      .notNull()
+      .default("private"),
     ...timestamps(),
   },
   (t) => [index("projects_owner_updated_idx").on(t.ownerId, t.updatedAt)],

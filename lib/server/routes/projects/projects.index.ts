@@ -3,6 +3,8 @@ import * as fh from "./project-files.handlers";
 import * as fr from "./project-files.routes";
 import * as h from "./projects.handlers";
 import * as r from "./projects.routes";
+import * as ph from "./public-projects.handlers";
+import * as pr from "./public-projects.routes";
 import * as sh from "./shares.handlers";
 import * as sr from "./shares.routes";
 import * as vh from "./versions.handlers";
@@ -27,6 +29,9 @@ export const projectsRouter = createRouter()
   .openapi(sr.revokeProjectShare, sh.revokeProjectShare)
   .openapi(sr.getSharedProject, sh.getSharedProject)
   .openapi(sr.importSharedProject, sh.importSharedProject)
+  .openapi(pr.listPublicProjects, ph.listPublicProjects)
+  .openapi(pr.getPublicProject, ph.getPublicProject)
+  .openapi(pr.importPublicProject, ph.importPublicProject)
   .openapi(vr.saveProjectVersion, vh.saveProjectVersion)
   .openapi(vr.listProjectVersions, vh.listProjectVersions)
   // Before versions/{version_id}, so that "compare" is not taken for an id.

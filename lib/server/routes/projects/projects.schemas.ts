@@ -57,6 +57,12 @@ export const analysisSummarySchema = z
   })
   .openapi("GraphAnalysisSummary");
 
+export const projectVisibilitySchema = z.enum(["private", "public"]).openapi("ProjectVisibility", {
+  description:
+    "`private` (default): only its owner sees it. `public`: listed on the owner's profile, readable by anyone " +
+    "and copied into their studio with import.",
+});
+
 export const projectSummarySchema = z
   .object({
     id: z.string().openapi({ example: "prj_3kTq9xV2mLw8Rb1cZp0a" }),
@@ -68,6 +74,7 @@ export const projectSummarySchema = z
       .nullable()
       .openapi({ description: "The version most recently saved or restored (null when none)" }),
     thumbnail_url: z.string().nullable(),
+    visibility: projectVisibilitySchema,
     created_at: dateTime(),
     updated_at: dateTime(),
   })
@@ -120,6 +127,7 @@ export const updateProjectBodySchema = z
     training_config: trainingConfigInputSchema
       .optional()
       .openapi({ description: "Replaces the configuration; omitted fields take their defaults" }),
+    visibility: projectVisibilitySchema.optional(),
   })
   .openapi("UpdateProjectRequest", {
     example: { name: "Iris classifier v2", description: "Two hidden layers." },
@@ -304,6 +312,20 @@ export const sharedProjectSchema = z
     updated_at: dateTime(),
   })
   .openapi("SharedProject");
+
+export const publicProjectSchema = sharedProjectSchema
+  .extend({ id: z.string(), node_count: z.number().int() })
+  .openapi("PublicProject");
+
+export const publicProjectSummarySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    node_count: z.number().int(),
+    updated_at: dateTime(),
+  })
+  .openapi("PublicProjectSummary");
 
 export const importSharedBodySchema = z
   .object({ name: projectName.optional().openapi({ description: "Default: the shared project's name" }) })

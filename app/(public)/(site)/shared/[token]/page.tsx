@@ -21,7 +21,7 @@ export default async function SharedProjectPage({ params }: { params: Promise<{ 
   const { token } = await params;
   const loaded = await load(token);
   if (!loaded?.shared) notFound();
-  return <SharedProjectView shared={loaded.shared} token={token} signedIn={loaded.signedIn} />;
+  return <SharedProjectView shared={loaded.shared} source={{ token }} signedIn={loaded.signedIn} />;
 }
 
 export async function generateMetadata({ params }: { params: Promise<{ token: string }> }) {

@@ -6,6 +6,7 @@ import { cache } from "react";
 import { searchHref } from "@/components/hub/hub-format";
 import { ModelGrid } from "@/components/hub/model-summary-card";
 import { PagerLinks } from "@/components/hub/pager-links";
+import { PublicProjectsList } from "@/components/profiles/public-projects-list";
 import { ApiError } from "@/lib/api/client";
 import { serverApi } from "@/lib/api/server-client";
 
@@ -27,7 +28,10 @@ const loadProfile = cache(async (username: string) => {
   }
 });
 
-/** /u/{username}: a user's public profile and the hub models they share (yours also shows your drafts). */
+/**
+ * /u/{username}: a user's public profile, the hub models they share (yours also shows your drafts) and
+ * their public projects.
+ */
 export default async function ProfilePage({ params, searchParams }: Props) {
   const { username } = await params;
   const rawPage = Number((await searchParams).page ?? "1");
@@ -35,11 +39,14 @@ export default async function ProfilePage({ params, searchParams }: Props) {
   const profile = await loadProfile(username);
   if (!profile) notFound();
   const api = await serverApi();
-  const [models, session] = await Promise.all([
+  const [models, session, projects] = await Promise.all([
     api.GET("/api/v1/hub/models", {
       params: { query: { owner: profile.username, sort: "updated", page, limit: PAGE_SIZE } },
     }),
     api.GET("/api/auth/session"),
+    api.GET("/api/v1/users/{username}/projects", {
+      params: { path: { username: profile.username }, query: { limit: 100 } },
+    }),
   ]);
   const items = models.data?.items ?? [];
   const isMe = session.data?.user?.username === profile.username;
@@ -94,7 +101,7 @@ export default async function ProfilePage({ params, searchParams }: Props) {
             ) : (
               <>
                 {profile.username} has not published a public model yet.{" "}
-                <Link href={searchHref({})} className="text-accent hover:underline">
+                <Link href={searchHref({})} className="text-accent underline underline-offset-2">
                   Browse the hub
                 </Link>
               </>
@@ -102,6 +109,8 @@ export default async function ProfilePage({ params, searchParams }: Props) {
           </p>
         )}
       </section>
+
+      <PublicProjectsList username={profile.username} projects={projects.data?.items ?? []} isMe={isMe} />
     </div>
   );
 }
@@ -111,7 +120,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   if (!profile) return { title: "User not found", robots: { index: false } };
   const title = `${profile.display_name ?? profile.username} (@${profile.username})`;
   const description =
-    profile.bio?.slice(0, 160) || `Models shared by @${profile.username} on the Layerline hub.`;
+    profile.bio?.slice(0, 160) || `Models and projects shared by @${profile.username} on Layerline.`;
   return {
     title,
     description,
