@@ -66,7 +66,10 @@ export function ProfileVisibility({ projectId, enabled }: { projectId: string; e
       {isPublic && username ? (
         <p className="text-xs">
           Listed on{" "}
-          <Link href={`/u/${encodeURIComponent(username)}`} className="text-accent underline underline-offset-2">
+          <Link
+            href={`/u/${encodeURIComponent(username)}`}
+            className="text-accent underline underline-offset-2"
+          >
             your profile
           </Link>
           .
