@@ -11,6 +11,8 @@ import { appendDeploymentEvents, type NewDeploymentEvent } from "./deployment-ev
 
 export const FLUSH_MS = 1000;
 const QUEUE_FLUSH_AT = 500;
+/** Calls written per statement: small enough that one write never holds up requests for long. */
+const WRITE_CHUNK = 10;
 /** Calls kept while the database is unreachable; older ones are dropped (and counted). */
 const QUEUE_MAX = 50_000;
 
@@ -88,11 +90,16 @@ async function writeBatch(db: Db, records: RequestRecord[]): Promise<RequestReco
   }
   const failed: RequestRecord[] = [];
   for (const [deploymentId, list] of byDeployment) {
-    try {
-      await appendDeploymentEvents(db, deploymentId, list.map(toEvent));
-    } catch (err) {
-      console.error("[request-log] write failed:", err instanceof Error ? err.message : err);
-      failed.push(...list);
+    for (let i = 0; i < list.length; i += WRITE_CHUNK) {
+      const chunk = list.slice(i, i + WRITE_CHUNK);
+      try {
+        await appendDeploymentEvents(db, deploymentId, chunk.map(toEvent));
+      } catch (err) {
+        console.error("[request-log] write failed:", err instanceof Error ? err.message : err);
+        failed.push(...chunk);
+      }
+      // The embedded database runs on this thread: let waiting requests in between chunks.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
   return failed;
