@@ -91,6 +91,11 @@ export function ConsoleHeader({
           </Stat>
           <Stat label="Model">
             <JobLink jobId={d.job_id} />
+            {d.follows ? (
+              <span className="block text-xs text-muted" data-testid="deployment-follows">
+                follows “{d.follows.alias}”
+              </span>
+            ) : null}
           </Stat>
           <Stat label="Task">{d.task ? (TASKS[d.task] ?? d.task) : "–"}</Stat>
           <Stat label="Key" testId="deployment-key-prefix">

@@ -10,7 +10,7 @@ import { DEPLOYMENTS_PATH } from "@/components/deployments/keys";
 import type { DeploymentWithKey } from "@/components/deployments/types";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
+import { Field, inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
 import { $api, ApiError } from "@/lib/api/client";
 import { invalidateRegistry } from "./keys";
@@ -38,16 +38,22 @@ export function deploymentNameFor(modelName: string, version: number): string {
  */
 export function DeployVersionButton({
   versionId,
+  modelId,
   modelName,
   version,
+  aliases = [],
 }: {
   versionId: string;
+  modelId: string;
   modelName: string;
   version: number;
+  /** The version's aliases: the deployment may follow one of them instead of pinning the version. */
+  aliases?: string[];
 }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
+  const [follow, setFollow] = useState("");
   const [idempotencyKey, setIdempotencyKey] = useState("");
   const [created, setCreated] = useState<DeploymentWithKey | null>(null);
   const deploy = $api.useMutation("post", "/api/v1/deployments/from-model-version", {
@@ -66,7 +72,9 @@ export function DeployVersionButton({
     e.preventDefault();
     deploy.mutate({
       params: { header: { "Idempotency-Key": idempotencyKey } },
-      body: { model_version_id: versionId, name: name.trim() },
+      body: follow
+        ? { model_id: modelId, alias: follow, name: name.trim() }
+        : { model_version_id: versionId, name: name.trim() },
     });
   };
   return (
@@ -75,6 +83,7 @@ export function DeployVersionButton({
         size="sm"
         onClick={() => {
           setName(deploymentNameFor(modelName, version));
+          setFollow("");
           setIdempotencyKey(newIdempotencyKey());
           deploy.reset();
           setOpen(true);
@@ -112,6 +121,29 @@ export function DeployVersionButton({
             error={error?.fieldError("name")}
             autoFocus
           />
+          {aliases.length > 0 ? (
+            <div className="space-y-1">
+              <label htmlFor="deploy-follow" className="block text-sm font-medium">
+                Serve
+              </label>
+              <select
+                id="deploy-follow"
+                value={follow}
+                onChange={(e) => setFollow(e.target.value)}
+                className={inputClass}
+              >
+                <option value="">This version (v{version}), pinned</option>
+                {aliases.map((a) => (
+                  <option key={a} value={a}>
+                    Whatever “{a}” points at (now v{version}), following it
+                  </option>
+                ))}
+              </select>
+              <p className="text-xs text-muted">
+                A deployment that follows an alias gets a new revision whenever the alias moves.
+              </p>
+            </div>
+          ) : null}
           {error && !error.fieldError("name") ? <Alert>{error.message}</Alert> : null}
         </form>
       </Modal>

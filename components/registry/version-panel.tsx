@@ -45,7 +45,13 @@ export function VersionPanel({ model, version }: { model: RegisteredModel; versi
           ) : (
             <>
               <PublishToHubButton modelVersionId={version.id} name={model.name} />
-              <DeployVersionButton versionId={version.id} modelName={model.name} version={version.version} />
+              <DeployVersionButton
+                versionId={version.id}
+                modelId={model.id}
+                modelName={model.name}
+                version={version.version}
+                aliases={version.aliases}
+              />
             </>
           )}
         </div>

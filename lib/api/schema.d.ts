@@ -2274,7 +2274,7 @@ export interface paths {
         get: operations["getModelAlias"];
         /**
          * Point an alias (e.g. `champion`) at a finalized version, creating or moving it
-         * @description One alias names one version of its model; moving it is atomic (concurrent moves leave it on exactly one version). Only a finalized version can carry an alias (else 409). `latest` and version-like names (`v1`) are reserved.
+         * @description One alias names one version of its model; moving it is atomic (concurrent moves leave it on exactly one version). Only a finalized version can carry an alias (else 409). `latest` and version-like names (`v1`) are reserved. Deployments that follow the alias (POST /deployments/from-model-version with `model_id` and `alias`) get a new revision serving the new version, listed in `deployments_updated`.
          */
         put: operations["setModelAlias"];
         post?: never;
@@ -4280,6 +4280,11 @@ export interface components {
             job_id: string | null;
             /** @description The registry model version the current revision serves, if any. */
             model_version_id: string | null;
+            /** @description The registry alias this deployment follows, if any. */
+            follows: {
+                model_id: string;
+                alias: string;
+            } | null;
             /** @description The served model's task (`classification`, `binary_classification`, `regression`, `language_model`, …) from its manifest. */
             task: string | null;
             settings: components["schemas"]["DeploymentSettings"];
@@ -4312,8 +4317,12 @@ export interface components {
          */
         DeployModelVersion: {
             /** @description A finalized registry model version. */
-            model_version_id: string;
-            /** @description Defaults to the model's name and version number, e.g. `iris-classifier-v3`. */
+            model_version_id?: string;
+            /** @description With `alias`: deploy the version the alias names, and follow the alias from then on. */
+            model_id?: string;
+            /** @description With `model_id`: the deployment follows this alias. Moving the alias (PUT /models/{model_id}/aliases/{alias}) makes a new revision serving its new version; giving the deployment another model (PUT with job_id, model_version_id or from_revision) stops following. */
+            alias?: string;
+            /** @description Defaults to the model's name and version (`<model>-v<n>`), or alias (`<model>-<alias>`). */
             name?: string;
             settings?: components["schemas"]["DeploymentSettings"];
         };
@@ -4833,6 +4842,8 @@ export interface components {
             version: number;
             /** Format: date-time */
             updated_at: string;
+            /** @description When the alias moved: the deployments that follow it and now serve its new version. */
+            deployments_updated?: string[];
         };
         /**
          * @example {

@@ -399,6 +399,71 @@ describe("deploying registry model versions", () => {
   });
 });
 
+describe("deployments following a registry alias", () => {
+  it("serve the alias's version and move with it; another model given by hand stops following", async () => {
+    const model = await call(app, "POST", "/api/v1/models", { key, body: { name: "iris-alias" } });
+    const push = async () => {
+      const v = await call(app, "POST", `/api/v1/models/${model.json.id}/versions`, {
+        key,
+        body: { job_id: jobId },
+      });
+      expect(v.status, v.text).toBe(201);
+      await call(app, "POST", `/api/v1/model-versions/${v.json.id}/finalize`, { key });
+      return v.json.id as string;
+    };
+    const v1 = await push();
+    const v2 = await push();
+    const alias = `/api/v1/models/${model.json.id}/aliases/champion`;
+    expect((await call(app, "PUT", alias, { key, body: { version_id: v1 } })).status).toBe(200);
+
+    const d = await call(app, "POST", "/api/v1/deployments/from-model-version", {
+      key,
+      body: { model_id: model.json.id, alias: "champion" },
+    });
+    expect(d.status, d.text).toBe(201);
+    expect(d.json).toMatchObject({
+      name: "iris-alias-champion",
+      model_version_id: v1,
+      follows: { model_id: model.json.id, alias: "champion" },
+      revision: 1,
+    });
+    const bad = await call(app, "POST", "/api/v1/deployments/from-model-version", {
+      key,
+      body: { model_id: model.json.id },
+    });
+    expect(bad.status).toBe(422);
+    const unknown = await call(app, "POST", "/api/v1/deployments/from-model-version", {
+      key,
+      body: { model_id: model.json.id, alias: "nope" },
+    });
+    expect(unknown.status).toBe(404);
+
+    // Moving the alias moves the deployment: a new revision serving v2, and it still serves.
+    const moved = await call(app, "PUT", alias, { key, body: { version_id: v2 } });
+    expect(moved.json.deployments_updated).toEqual([d.json.id]);
+    const now = await call(app, "GET", `/api/v1/deployments/${d.json.id}`, { key });
+    expect(now.json).toMatchObject({ revision: 2, model_version_id: v2, follows: { alias: "champion" } });
+    expect((await predict(d.json.id, d.json.api_key, [setosa])).status).toBe(200);
+    // Setting it on the version it already names changes nothing.
+    expect(
+      (await call(app, "PUT", alias, { key, body: { version_id: v2 } })).json.deployments_updated,
+    ).toEqual([]);
+
+    // Rolled back by hand, it stops following; the next move leaves it alone.
+    const back = await call(app, "PUT", `/api/v1/deployments/${d.json.id}`, {
+      key,
+      body: { from_revision: 1 },
+    });
+    expect(back.json).toMatchObject({ revision: 3, model_version_id: v1, follows: null });
+    const again = await call(app, "PUT", alias, { key, body: { version_id: v1 } });
+    expect(again.json.deployments_updated).toEqual([]);
+    expect(
+      (await call(app, "PUT", alias, { key, body: { version_id: v2 } })).json.deployments_updated,
+    ).toEqual([]);
+    expect((await call(app, "GET", `/api/v1/deployments/${d.json.id}`, { key })).json.revision).toBe(3);
+  });
+});
+
 describe("deployment monitoring", () => {
   it("logs every call, computes metrics from them, and pages the log", async () => {
     const d = await deploy("monitored");

@@ -49,13 +49,36 @@ export const deployModelVersionBodySchema = z
       .string()
       .min(1)
       .max(64)
+      .optional()
       .openapi({ description: "A finalized registry model version." }),
+    model_id: z.string().min(1).max(64).optional().openapi({
+      description: "With `alias`: deploy the version the alias names, and follow the alias from then on.",
+    }),
+    alias: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({
+        description:
+          "With `model_id`: the deployment follows this alias. Moving the alias (PUT /models/{model_id}/aliases/" +
+          "{alias}) makes a new revision serving its new version; giving the deployment another model " +
+          "(PUT with job_id, model_version_id or from_revision) stops following.",
+      }),
     name: z.string().trim().min(1).max(100).optional().openapi({
-      description: "Defaults to the model's name and version number, e.g. `iris-classifier-v3`.",
+      description: "Defaults to the model's name and version (`<model>-v<n>`), or alias (`<model>-<alias>`).",
     }),
     settings: deploymentSettingsSchema.optional(),
   })
   .strict()
+  .refine((b) => (b.model_version_id !== undefined) !== (b.model_id !== undefined && b.alias !== undefined), {
+    message: "Give model_version_id, or model_id with alias.",
+    path: ["model_version_id"],
+  })
+  .refine((b) => (b.model_id === undefined) === (b.alias === undefined), {
+    message: "model_id and alias go together.",
+    path: ["alias"],
+  })
   .openapi("DeployModelVersion", { example: { model_version_id: "mv_3Lr8Ws" } });
 export type DeployModelVersionBody = z.infer<typeof deployModelVersionBodySchema>;
 
@@ -117,6 +140,10 @@ export const deploymentSchema = z
       .string()
       .nullable()
       .openapi({ description: "The registry model version the current revision serves, if any." }),
+    follows: z
+      .object({ model_id: z.string(), alias: z.string() })
+      .nullable()
+      .openapi({ description: "The registry alias this deployment follows, if any." }),
     task: z
       .string()
       .nullable()

@@ -87,6 +87,9 @@ export const aliasSchema = z
     version_id: z.string(),
     version: z.number().int().openapi({ description: "The version's number." }),
     updated_at: dateTime(),
+    deployments_updated: z.array(z.string()).optional().openapi({
+      description: "When the alias moved: the deployments that follow it and now serve its new version.",
+    }),
   })
   .openapi("ModelAlias");
 export type AliasView = z.infer<typeof aliasSchema>;

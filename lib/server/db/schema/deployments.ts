@@ -42,6 +42,9 @@ export const deployments = pgTable(
     keyPrefix: text("key_prefix").notNull(),
     /** The id of the deployment's latest event (deployment_events.seq): a per-deployment counter. */
     lastEventSeq: bigint("last_event_seq", { mode: "number" }).notNull().default(0),
+    /** A registry alias the deployment follows: moving it makes a revision serving its new version. */
+    followsModelId: text("follows_model_id"),
+    followsAlias: text("follows_alias"),
     ...timestamps(),
   },
   (t) => [

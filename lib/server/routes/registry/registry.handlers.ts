@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { NotFoundError } from "../../errors";
 import { currentUser } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
+import { followAliasMove } from "../../services/deployments/deployments";
 import * as artifacts from "../../services/registry/artifacts";
 import { versionLineage } from "../../services/registry/lineage";
 import * as versions from "../../services/registry/model-versions";
@@ -50,10 +51,10 @@ export const listModelVersions: RouteHandler<typeof r.listModelVersions, AppEnv>
 
 export const setModelAlias: RouteHandler<typeof r.setModelAlias, AppEnv> = async (c) => {
   const { model_id, alias } = c.req.valid("param");
-  return c.json(
-    await models.setAlias(c.get("db"), uid(c), model_id, alias, c.req.valid("json").version_id),
-    200,
-  );
+  const set = await models.setAlias(c.get("db"), uid(c), model_id, alias, c.req.valid("json").version_id);
+  // Deployments that follow the alias move with it.
+  const updated = await followAliasMove(c.get("db"), uid(c), model_id, alias, set.version_id);
+  return c.json({ ...set, deployments_updated: updated }, 200);
 };
 
 export const getModelAlias: RouteHandler<typeof r.getModelAlias, AppEnv> = async (c) => {

@@ -144,7 +144,9 @@ export const setModelAlias = createRoute({
   description:
     "One alias names one version of its model; moving it is atomic (concurrent moves leave it on " +
     "exactly one version). Only a finalized version can carry an alias (else 409). `latest` and " +
-    "version-like names (`v1`) are reserved.",
+    "version-like names (`v1`) are reserved. Deployments that follow the alias (POST " +
+    "/deployments/from-model-version with `model_id` and `alias`) get a new revision serving the new " +
+    "version, listed in `deployments_updated`.",
   ...auth,
   request: { params: aliasParams, body: jsonBody(setAliasBodySchema) },
   responses: {

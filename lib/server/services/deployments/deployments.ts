@@ -24,7 +24,7 @@ import type {
 } from "../../schemas/deployments";
 import { constantTimeEqual, hashSecret, newSecret } from "../../secrets";
 import { artifactOfModelVersion, getVersion } from "../registry/model-versions";
-import { getModel } from "../registry/models";
+import { getModel, resolveAlias } from "../registry/models";
 import { evictRevisions } from "../serving/model-cache";
 import type { ModelManifest } from "../training/artifact-reader";
 import { findOwnedJob } from "../training/job-rows";
@@ -49,6 +49,8 @@ function toView(d: DeploymentRow, rev: DeploymentRevisionRow | null): Deployment
     revision: rev?.number ?? null,
     job_id: rev?.jobId ?? null,
     model_version_id: rev?.modelVersionId ?? null,
+    follows:
+      d.followsModelId && d.followsAlias ? { model_id: d.followsModelId, alias: d.followsAlias } : null,
     task: rev ? servedTask(rev) : null,
     settings: rev?.settings ?? {},
     inference_url: `/api/v1/inference/${d.id}`,
@@ -111,6 +113,7 @@ export async function createDeployment(
   db: Db,
   ownerId: string,
   body: CreateDeploymentBody,
+  follows?: { modelId: string; alias: string },
 ): Promise<DeploymentView & { api_key: string }> {
   const model = body.model_version_id
     ? await modelOfVersion(db, ownerId, body.model_version_id)
@@ -121,7 +124,16 @@ export async function createDeployment(
   const { deployment, revision } = await db.transaction(async (tx) => {
     const [d] = await tx
       .insert(deployments)
-      .values({ id, ownerId, name: body.name, state: "deploying", keyHash, keyPrefix })
+      .values({
+        id,
+        ownerId,
+        name: body.name,
+        state: "deploying",
+        keyHash,
+        keyPrefix,
+        followsModelId: follows?.modelId ?? null,
+        followsAlias: follows?.alias ?? null,
+      })
       .returning();
     const [r] = await tx
       .insert(deploymentRevisions)
@@ -146,23 +158,61 @@ export async function createDeployment(
   return { ...toView(deployment, revision), api_key: key };
 }
 
-/** `POST /deployments/from-model-version`: one call, named after the model and version by default. */
+/**
+ * `POST /deployments/from-model-version`: one call, by version or by alias (then following it), named
+ * after the model and version (or alias) by default.
+ */
 export async function deployModelVersion(
   db: Db,
   ownerId: string,
   body: DeployModelVersionBody,
 ): Promise<DeploymentView & { api_key: string }> {
+  const byAlias = body.model_id !== undefined && body.alias !== undefined;
+  const version = byAlias
+    ? await resolveAlias(db, ownerId, body.model_id as string, body.alias as string)
+    : await getVersion(db, ownerId, body.model_version_id as string);
   let name = body.name;
   if (!name) {
-    const version = await getVersion(db, ownerId, body.model_version_id);
     const model = await getModel(db, ownerId, version.model_id);
-    name = `${model.name}-v${version.version}`.slice(0, 100);
+    name = (byAlias ? `${model.name}-${body.alias}` : `${model.name}-v${version.version}`).slice(0, 100);
   }
-  return createDeployment(db, ownerId, {
-    name,
-    model_version_id: body.model_version_id,
-    settings: body.settings,
-  });
+  return createDeployment(
+    db,
+    ownerId,
+    { name, model_version_id: version.id, settings: body.settings },
+    byAlias ? { modelId: version.model_id, alias: body.alias as string } : undefined,
+  );
+}
+
+/**
+ * An alias moved: every deployment of the owner that follows it gets a new revision serving the
+ * alias's new version (with its current settings). Returns the ids of the deployments updated.
+ */
+export async function followAliasMove(
+  db: Db,
+  ownerId: string,
+  modelId: string,
+  alias: string,
+  versionId: string,
+): Promise<string[]> {
+  const following = await db
+    .select({ d: deployments, r: deploymentRevisions })
+    .from(deployments)
+    .leftJoin(deploymentRevisions, eq(deploymentRevisions.id, deployments.currentRevisionId))
+    .where(
+      and(
+        eq(deployments.ownerId, ownerId),
+        eq(deployments.followsModelId, modelId),
+        eq(deployments.followsAlias, alias),
+      ),
+    );
+  const updated: string[] = [];
+  for (const { d, r } of following) {
+    if (r?.modelVersionId === versionId) continue;
+    await updateDeployment(db, ownerId, d.id, { model_version_id: versionId }, { keepFollowing: true });
+    updated.push(d.id);
+  }
+  return updated;
 }
 
 export async function listDeployments(db: Db, ownerId: string, q: PageQuery) {
@@ -231,6 +281,7 @@ export async function updateDeployment(
   ownerId: string,
   id: string,
   body: UpdateDeploymentBody,
+  opts: { keepFollowing?: boolean } = {},
 ): Promise<DeploymentView> {
   const d = await findOwned(db, ownerId, id);
   const current = await revisionById(db, d.currentRevisionId);
@@ -301,6 +352,11 @@ export async function updateDeployment(
         currentRevisionId: r.id,
         ...(body.name !== undefined ? { name: body.name } : {}),
         ...(d.state === "failed" || d.state === "deploying" ? { state: "ready" as const } : {}),
+        // Another model given by hand stops following an alias; new settings alone do not.
+        ...(!opts.keepFollowing &&
+        (body.job_id !== undefined || body.model_version_id !== undefined || body.from_revision !== undefined)
+          ? { followsModelId: null, followsAlias: null }
+          : {}),
         updatedAt: new Date(),
       })
       .where(eq(deployments.id, id))
