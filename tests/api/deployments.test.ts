@@ -19,6 +19,7 @@ import { readEvaluationRows } from "@/lib/server/services/training/materialize";
 import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { readSse } from "../sse";
 import { tempBlobDir } from "./projects.fixtures";
+import { irisGraph, TERMINAL, waitFor } from "./training-fixtures";
 
 tempBlobDir();
 let app: TestApp;
@@ -28,22 +29,6 @@ let key = "";
 let otherKey = "";
 let jobId = "";
 let valAccuracy = 0;
-
-const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
-const irisGraph = sequential({ shape: [4] }, [
-  ["Dense", { units: 16, activation: "relu" }],
-  ["Dense", { units: 3 }],
-]).graph;
-
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 const charLstmGraph = sequential({ shape: [16], dtype: "int64" }, [
   ["Embedding", { num_embeddings: 64, embedding_dim: 16 }],

@@ -16,24 +16,13 @@ import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
 import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { upload } from "./datasets-helpers";
 import { tempBlobDir } from "./projects.fixtures";
+import { irisGraph, TERMINAL, waitFor } from "./training-fixtures";
 
 tempBlobDir();
 let app: TestApp;
 let runner: JobRunner | null = null;
 let close: () => void = () => {};
 let key = "";
-
-const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
-
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 async function trainJob(name: string, graph: object, body: Record<string, unknown>): Promise<string> {
   const project = await call(app, "POST", "/api/v1/projects", { key, body: { name, graph } });
@@ -81,10 +70,6 @@ async function evaluated(body: Record<string, unknown>) {
   });
 }
 
-const irisGraph = sequential({ shape: [4] }, [
-  ["Dense", { units: 16, activation: "relu" }],
-  ["Dense", { units: 3 }],
-]).graph;
 const diabetesGraph = sequential(
   { shape: [10] },
   [

@@ -13,7 +13,6 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yauzl from "yauzl";
-import { sequential } from "@/lib/ml/graph-builder";
 import { getDb } from "@/lib/server/db/client";
 import { hubModels, hubStars, users } from "@/lib/server/db/schema";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
@@ -22,6 +21,7 @@ import { setFeatured } from "@/lib/server/services/hub/models";
 import { mintHubLink } from "@/lib/server/services/hub/signed-links";
 import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { mlpGraph, tempBlobDir } from "./projects.fixtures";
+import { irisGraph, TERMINAL, waitFor } from "./training-fixtures";
 
 const blobDir = tempBlobDir();
 let app: TestApp;
@@ -33,22 +33,6 @@ let other: Account;
 let third: Account;
 let irisJob: Promise<string>;
 let reviewerJob: Promise<string>;
-
-const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
-const irisGraph = sequential({ shape: [4] }, [
-  ["Dense", { units: 16, activation: "relu" }],
-  ["Dense", { units: 3 }],
-]).graph;
-
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 async function trainIris(key: string): Promise<string> {
   const project = await call(app, "POST", "/api/v1/projects", {

@@ -29,6 +29,7 @@ import {
 import { type LoadedArtifact, loadArtifact } from "@/lib/server/services/training/artifact-reader";
 import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { tempBlobDir } from "./projects.fixtures";
+import { TERMINAL, waitFor } from "./training-fixtures";
 
 tempBlobDir();
 let app: TestApp;
@@ -43,18 +44,6 @@ let artifact: LoadedArtifact;
 let artifactDir = "";
 let vocabulary: string[] = [];
 let window = 0;
-
-const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
-
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 const irisGraph = sequential({ shape: [4] }, [
   ["Dense", { units: 8, activation: "relu" }],

@@ -11,7 +11,6 @@ import "@/lib/server/app";
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sequential } from "@/lib/ml/graph-builder";
 import { getDb } from "@/lib/server/db/client";
 import { deploymentRevisions, deployments } from "@/lib/server/db/schema";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
@@ -20,6 +19,7 @@ import { signUploadLink, uploadPath } from "@/lib/server/services/registry/uploa
 import { evictRevisions } from "@/lib/server/services/serving/model-cache";
 import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { tempBlobDir } from "./projects.fixtures";
+import { irisGraph, TERMINAL, waitFor } from "./training-fixtures";
 
 tempBlobDir();
 let app: TestApp;
@@ -31,12 +31,6 @@ let cookie = "";
 let otherKey = "";
 let jobId = "";
 
-const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
-const irisGraph = sequential({ shape: [4] }, [
-  ["Dense", { units: 16, activation: "relu" }],
-  ["Dense", { units: 3 }],
-]).graph;
-
 async function firstRevision(db: Awaited<ReturnType<typeof getDb>>, deploymentId: string) {
   const [r] = await db
     .select({ id: deploymentRevisions.id })
@@ -46,16 +40,6 @@ async function firstRevision(db: Awaited<ReturnType<typeof getDb>>, deploymentId
 }
 
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
-
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 async function train(): Promise<string> {
   const project = await call(app, "POST", "/api/v1/projects", {
