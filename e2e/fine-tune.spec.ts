@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
+import { apiJson, createProject, expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -68,7 +68,10 @@ test("fine-tune the digits CNN: base model → dataset → recipe → estimate �
   await page.getByRole("button", { name: "Start fine-tuning" }).click();
 
   await expect(page).toHaveURL(/\/training\/job_[A-Za-z0-9]+$/, { timeout: 30_000 });
-  await expect(page.getByTestId("job-base-model")).toContainText("digits-cnn-0-4");
+  await expect(page.getByTestId("job-base-model")).toContainText(
+    "Fine-tuned from Digits CNN (pretrained on 0–4)",
+  );
+  await expect(page.getByTestId("job-base-model")).toHaveAttribute("href", /\?base=digits-cnn-0-4$/);
   await expect(page.getByText("Succeeded").first()).toBeVisible({ timeout: 120_000 });
   await expect(page.getByTestId("progress-percent")).toHaveText("100%");
   await screenshotBothThemes(page, "fine-tune-5-run");
@@ -95,4 +98,95 @@ test("fine-tune the digits CNN: base model → dataset → recipe → estimate �
   await expect(page.getByRole("button", { name: /Dataset/ })).toHaveAttribute("aria-current", "step");
   await expect(page.getByRole("radio", { name: /^US Declaration/ })).toBeEnabled();
   await expect(page.getByRole("radio", { name: /^Digits/ })).toBeDisabled();
+});
+
+test("fine-tune from a registry version and from a hub model: their own weights as the base", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(300_000);
+  if (!baseURL) throw new Error("baseURL");
+  await signUpViaApi(context, baseURL);
+  const request = context.request;
+
+  // An Iris MLP trained on PyTorch (it exports weights.pt), pushed to the registry and finalized.
+  const project = await createProject(context, baseURL, { name: "Iris MLP", template: "mlp-classifier" });
+  const job = await apiJson(request, baseURL, "POST", "/api/v1/training/jobs", {
+    project_id: project.id,
+    dataset_id: "builtin-iris",
+    runtime: "pytorch",
+    config: { epochs: 30, batch_size: 16, learning_rate: 0.02 },
+  });
+  await expect
+    .poll(async () => (await apiJson(request, baseURL, "GET", `/api/v1/training/jobs/${job.id}`)).state, {
+      timeout: 180_000,
+      intervals: [1000],
+    })
+    .toBe("succeeded");
+  const model = await apiJson(request, baseURL, "POST", "/api/v1/models", { name: "iris-base" });
+  const version = await apiJson(request, baseURL, "POST", `/api/v1/models/${model.id}/versions`, {
+    job_id: job.id,
+  });
+  await apiJson(request, baseURL, "POST", `/api/v1/model-versions/${version.id}/finalize`);
+
+  // The version's Fine-tune action opens the wizard on it, at the dataset step.
+  await page.goto(`/models/${model.id}?version=${version.id}`);
+  await page.getByTestId("version-panel").getByRole("link", { name: "Fine-tune" }).click();
+  await expect(page).toHaveURL(new RegExp(`/training/fine-tune\\?base=${version.id}$`));
+  await expect(page.getByRole("button", { name: /Dataset/ })).toHaveAttribute("aria-current", "step");
+  await expect(page.getByText("Datasets whose inputs match iris-base v1")).toBeVisible();
+  await page.getByRole("button", { name: /Base model/ }).click();
+  const card = page.getByTestId(`base-model-${version.id}`);
+  await expect(card).toContainText("Your registry · iris-base v1");
+  await expect(card.getByRole("radio")).toBeChecked();
+  await expectAccessible(page);
+  await screenshotBothThemes(page, "fine-tune-registry-base");
+  const next = page.getByRole("button", { name: "Next" });
+  await next.click();
+  await page.getByRole("radio", { name: /^Iris/ }).check();
+  await next.click();
+  await page.getByLabel("Epochs", { exact: true }).fill("5");
+  await next.click();
+  await expect(page.getByRole("region", { name: "Summary" })).toContainText("iris-base v1");
+  await page.getByRole("button", { name: "Start fine-tuning" }).click();
+  await expect(page).toHaveURL(/\/training\/job_[A-Za-z0-9]+$/, { timeout: 30_000 });
+  await expect(page.getByTestId("job-base-model")).toContainText("Fine-tuned from iris-base v1");
+  await expect(page.getByText("Succeeded").first()).toBeVisible({ timeout: 120_000 });
+
+  // Published on the hub, the model page offers the same to anyone signed in.
+  const hub = await apiJson(request, baseURL, "POST", "/api/v1/hub/models", { source_job_id: job.id });
+  await page.goto(`/hub/${hub.id}`);
+  await page.getByRole("link", { name: "Fine-tune" }).click();
+  await expect(page).toHaveURL(new RegExp(`/training/fine-tune\\?base=${hub.id}$`));
+  await expect(page.getByText("Datasets whose inputs match Iris MLP")).toBeVisible();
+  await page.getByRole("button", { name: /Base model/ }).click();
+  await expect(page.getByTestId(`base-model-${hub.id}`)).toContainText("Hub · shared by");
+
+  // A version with no PyTorch weights (trained on TF.js) says why it cannot be a base model.
+  const tfjs = await apiJson(request, baseURL, "POST", "/api/v1/training/jobs", {
+    project_id: project.id,
+    dataset_id: "builtin-iris",
+    runtime: "tfjs",
+    config: { epochs: 2 },
+  });
+  await expect
+    .poll(async () => (await apiJson(request, baseURL, "GET", `/api/v1/training/jobs/${tfjs.id}`)).state, {
+      timeout: 120_000,
+      intervals: [1000],
+    })
+    .toBe("succeeded");
+  const v2 = await apiJson(request, baseURL, "POST", `/api/v1/models/${model.id}/versions`, {
+    job_id: tfjs.id,
+  });
+  await apiJson(request, baseURL, "POST", `/api/v1/model-versions/${v2.id}/finalize`);
+  await page.goto(`/models/${model.id}?version=${v2.id}`);
+  await expect(
+    page.getByTestId("version-panel").getByRole("heading", { name: "iris-base v2" }),
+  ).toBeVisible();
+  await expect(page.getByTestId("version-panel").getByRole("link", { name: "Fine-tune" })).toHaveCount(0);
+  await page.goto(`/training/fine-tune?base=${v2.id}`);
+  await expect(page.getByRole("alert").filter({ hasText: "cannot be a base model" })).toContainText(
+    "weights.pt",
+  );
 });

@@ -15,6 +15,15 @@ function headline(model: BaseModel): string | null {
   if (typeof m.accuracy === "number" && model.task !== "language_modeling")
     return `${(m.accuracy * 100).toFixed(1)}% held-out accuracy`;
   if (typeof m.perplexity === "number") return `perplexity ${m.perplexity.toFixed(1)} held out`;
+  if (typeof m.r2 === "number") return `R² ${m.r2.toFixed(3)} held out`;
+  return null;
+}
+
+/** Where a base model comes from, when not the curated catalog. */
+function sourceLabel(source: BaseModel["source"]): string | null {
+  if (source.kind === "model_version")
+    return `Your registry · ${source.registry_model_name} v${source.version}`;
+  if (source.kind === "hub_model") return `Hub · shared by ${source.owner}`;
   return null;
 }
 
@@ -75,6 +84,7 @@ export function BaseModelStep({
                 <span className="min-w-0 flex-1">
                   <span className="block font-semibold">{m.name}</span>
                   <span className="mt-1 flex flex-wrap gap-1.5">
+                    {sourceLabel(m.source) ? <Badge tone="ok">{sourceLabel(m.source)}</Badge> : null}
                     <Badge tone="accent">{taskLabel(m.task)}</Badge>
                     <Badge>{compact.format(m.parameter_count)} parameters</Badge>
                   </span>

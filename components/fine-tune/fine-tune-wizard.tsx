@@ -41,13 +41,14 @@ const RUNS_PATH = "/api/v1/training/foundation-runs";
 
 /**
  * /training/fine-tune: base model → dataset → recipe → estimate → start, then the run's live page.
- * `?base=<id>` (from the catalog) preselects a base model and opens the dataset step.
+ * `?base=<id>` (from the catalog, a registry version or a hub model) preselects a base model and
+ * opens the dataset step.
  */
 export function FineTuneWizard() {
   const router = useRouter();
   const queryClient = useQueryClient();
   const linkedBase = useSearchParams().get("base");
-  const models = useBaseModels();
+  const models = useBaseModels(linkedBase);
   const recipes = $api.useQuery("get", "/api/v1/training/recipes");
 
   const [wanted, setWanted] = useState<FineTuneStep>(linkedBase ? "dataset" : "base");
@@ -60,7 +61,7 @@ export function FineTuneWizard() {
   const [edited, setEdited] = useState<Set<string>>(new Set());
   const idempotency = useRef<{ body: string; key: string } | null>(null);
 
-  const model: BaseModel | null = models.data?.items.find((m) => m.id === form.baseModelId) ?? null;
+  const model: BaseModel | null = models.items?.find((m) => m.id === form.baseModelId) ?? null;
   const texts = useMemo(
     () => (model && typed?.baseId === model.id ? typed.texts : initialTexts(model?.config)),
     [model, typed],
@@ -140,13 +141,15 @@ export function FineTuneWizard() {
         {linkedMissing && step === "base" ? (
           <div className="mb-4">
             <Alert tone="warn">
-              No base model “{linkedBase}” in this server&apos;s catalog: choose another.
+              {models.linkedError
+                ? `“${linkedBase}” cannot be a base model: ${models.linkedError}`
+                : `No base model “${linkedBase}” on this server: choose another.`}
             </Alert>
           </div>
         ) : null}
         {step === "base" ? (
           <BaseModelStep
-            models={models.data?.items}
+            models={models.items}
             loading={models.isPending}
             error={models.error ? (models.error.detail ?? "unknown error") : null}
             value={model?.id ?? null}

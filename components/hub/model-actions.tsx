@@ -1,6 +1,6 @@
 "use client";
 
-import { GitFork, LogIn, PanelsTopLeft, Star } from "lucide-react";
+import { GitFork, LogIn, PanelsTopLeft, Sparkles, Star } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -62,9 +62,18 @@ function StarButton({ model }: { model: HubModel }) {
 
 /**
  * The model page's actions. Everyone: download every file. Signed in: star, fork, use in studio
- * (a new project with the model's architecture, opened in the editor). Signed out: a way to sign in.
+ * (a new project with the model's architecture, opened in the editor), fine-tune from its weights. Signed out: a way to sign in.
  */
-export function ModelActions({ model, signedIn }: { model: HubModel; signedIn: boolean }) {
+export function ModelActions({
+  model,
+  signedIn,
+  fineTunable,
+}: {
+  model: HubModel;
+  signedIn: boolean;
+  /** It carries PyTorch weights (weights.pt) and its architecture: a fine-tuning run can start from it. */
+  fineTunable: boolean;
+}) {
   const router = useRouter();
   const [busy, setBusy] = useState<"fork" | "studio" | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -112,6 +121,14 @@ export function ModelActions({ model, signedIn }: { model: HubModel; signedIn: b
             <PanelsTopLeft aria-hidden className="h-4 w-4" />{" "}
             {busy === "studio" ? "Opening…" : "Use in studio"}
           </Button>
+        ) : null}
+        {signedIn && fineTunable ? (
+          <Link
+            href={`/training/fine-tune?base=${encodeURIComponent(model.id)}`}
+            className={buttonClass("secondary", "sm")}
+          >
+            <Sparkles aria-hidden className="h-4 w-4" /> Fine-tune
+          </Link>
         ) : null}
         <DownloadAllButton modelId={model.id} />
         {!signedIn ? (

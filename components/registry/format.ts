@@ -37,3 +37,16 @@ export function keyMetrics(metrics: Record<string, number>, max = 2): [string, n
   };
   return entries.sort((a, b) => rank(a[0]) - rank(b[0]) || a[0].localeCompare(b[0])).slice(0, max);
 }
+
+/** Whether a finalized version carries PyTorch weights (weights.pt in its manifest): a fine-tuning base. */
+export function carriesWeights(version: {
+  state: string;
+  artifact_manifest: Record<string, unknown> | null;
+}) {
+  const files = version.artifact_manifest?.files;
+  return (
+    version.state === "ready" &&
+    Array.isArray(files) &&
+    files.some((f) => typeof f === "object" && f !== null && (f as { name?: unknown }).name === "weights.pt")
+  );
+}

@@ -1,15 +1,19 @@
 "use client";
 
+import { Sparkles } from "lucide-react";
+import Link from "next/link";
 import { useState } from "react";
 import { PublishToHubButton } from "@/components/hub/publish-to-hub-button";
 import { useNow } from "@/components/training/use-now";
 import { Alert } from "@/components/ui/alert";
+import { buttonClass } from "@/components/ui/button";
 import { formatAgo } from "@/lib/training-ui/durations";
 import { AliasesTab } from "./aliases-tab";
 import { ArtifactsTab } from "./artifacts-tab";
 import { DeployVersionButton } from "./deploy-version-button";
 import { EvaluationsTab } from "./evaluations-tab";
 import { FinalizeButton } from "./finalize-button";
+import { carriesWeights } from "./format";
 import { LineageTab } from "./lineage-tab";
 import { OverviewTab } from "./overview-tab";
 import type { ModelVersion, RegisteredModel } from "./types";
@@ -44,6 +48,15 @@ export function VersionPanel({ model, version }: { model: RegisteredModel; versi
             <FinalizeButton versionId={version.id} onError={setActionError} />
           ) : (
             <>
+              {carriesWeights(version) ? (
+                <Link
+                  href={`/training/fine-tune?base=${encodeURIComponent(version.id)}`}
+                  className={buttonClass("secondary", "sm")}
+                  title="Start a fine-tuning run from this version's weights"
+                >
+                  <Sparkles aria-hidden className="h-4 w-4" /> Fine-tune
+                </Link>
+              ) : null}
               <PublishToHubButton modelVersionId={version.id} name={model.name} />
               <DeployVersionButton
                 versionId={version.id}

@@ -85,7 +85,7 @@ export function JobHeader({ job, stream }: { job: TrainingJob; stream: StreamSta
               data-testid="job-base-model"
               title="A fine-tuning run: its weights started from this base model"
             >
-              Fine-tuned from <span className="font-medium">{job.base_model_id}</span>
+              Fine-tuned from <span className="font-medium">{job.base_model_name ?? job.base_model_id}</span>
             </Link>
           ) : null}
           {active ? (

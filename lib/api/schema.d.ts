@@ -1860,7 +1860,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one base model of the catalog */
+        /**
+         * Get one base model
+         * @description A base model of the catalog, or one of your registry model versions (mv_…) or a hub model you can see (hub_…) described as a base model: its architecture, head, labels or vocabulary, and figures. 409 when that version or hub model carries no PyTorch weights (weights.pt) or no architecture.
+         */
         get: operations["getFoundationCatalogModel"];
         put?: never;
         post?: never;
@@ -3880,6 +3883,8 @@ export interface components {
             strategy: string;
             recipe_id: string | null;
             base_model_id: string | null;
+            /** @description A fine-tuning run's base model, by name (null for other jobs) */
+            base_model_name: string | null;
             config: components["schemas"]["TrainingJobConfig"];
             status_history: components["schemas"]["TrainingStatusChange"][];
             reason: string | null;
@@ -4097,10 +4102,27 @@ export interface components {
                 id: string;
                 name: string;
                 task: string;
+                source: components["schemas"]["BaseModelSource"];
             };
             fine_tune: components["schemas"]["FineTuneSettings"];
             /** @description The same run as a training job (metrics, logs, stream…) */
             job_url: string;
+        };
+        /** @description Where the base model comes from: the curated catalog, one of your registry model versions, or a hub model */
+        BaseModelSource: {
+            /** @enum {string} */
+            kind: "catalog";
+        } | {
+            /** @enum {string} */
+            kind: "model_version";
+            registry_model_id: string;
+            registry_model_name: string;
+            version: number;
+        } | {
+            /** @enum {string} */
+            kind: "hub_model";
+            hub_model_id: string;
+            owner: string;
         };
         FineTuneSettings: {
             freeze: components["schemas"]["FineTuneFreeze"];
@@ -4133,7 +4155,7 @@ export interface components {
          *     }
          */
         CreateFoundationRun: {
-            /** @description A model of GET /foundation-catalog */
+            /** @description The base model: a model of GET /foundation-catalog, one of your registry model versions (mv_…), or a hub model you can see (hub_…). A registry version or hub model qualifies when it carries PyTorch weights (weights.pt, exported by every job trained on the PyTorch runtime). */
             base_model_id: string;
             dataset_id: string;
             /** @description Default: current */
@@ -4505,6 +4527,7 @@ export interface components {
         BaseModel: {
             /** @example digits-cnn-0-4 */
             id: string;
+            source: components["schemas"]["BaseModelSource"];
             name: string;
             task: components["schemas"]["BaseModelTask"];
             description: string;
@@ -13353,6 +13376,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A catalog id, one of your registry model versions (mv_…) or a hub model you can see (hub_…) */
                 base_model_id: string;
             };
             cookie?: never;
@@ -13388,6 +13412,15 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the resource's state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -77,7 +77,7 @@ describe("data_parallel (torchrun, DistributedDataParallel)", () => {
     expect(parallel.uploads.checkpoints.map((c) => c.epoch)).toEqual(
       Array.from({ length: 60 }, (_, i) => i + 1),
     );
-    expect([...parallel.uploads.artifacts.keys()]).toEqual(["model.onnx"]);
+    expect([...parallel.uploads.artifacts.keys()].sort()).toEqual(["model.onnx", "weights.pt"]);
     expect(parallel.lines.filter((l) => l.includes('"event": "epoch"'))).toHaveLength(60);
   }, 240_000);
 

@@ -203,7 +203,7 @@ describe("managed training runtimes", () => {
         `Iris MLP (${run.jobId}): best epoch val_accuracy ${best.metrics.val_accuracy.toFixed(4)}, artifact ${accuracy.toFixed(4)}, ${run.result.wallSeconds.toFixed(1)} s`,
       );
     }
-    expect([...runs[0].uploads.artifacts.keys()]).toEqual(["model.onnx"]);
+    expect([...runs[0].uploads.artifacts.keys()].sort()).toEqual(["model.onnx", "weights.pt"]);
     expect([...runs[1].uploads.artifacts.keys()].sort()).toEqual(["model.json", "weights.bin"]);
   }, 150_000);
 

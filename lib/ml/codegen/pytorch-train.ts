@@ -105,9 +105,9 @@ export function generateTrainPy(plan: CodegenPlan): string {
 Each epoch prints one JSON line of metrics and saves <checkpoint-dir>/epoch-<n>.pt
 (the file of the epoch before is removed); the best model is also saved to
 <checkpoint-dir>/best.pt. --resume FILE continues from such a checkpoint at the next
-epoch. --export-dir writes the best model as model.onnx. With --job, --token and --api,
-status, metrics, logs, checkpoints and the exported model are uploaded to that
-Layerline training job.
+epoch. --export-dir writes the best model as model.onnx and its state_dict as
+weights.pt. With --job, --token and --api, status, metrics, logs, checkpoints and
+the exported model are uploaded to that Layerline training job.
 
 Fine-tuning: --init-weights FILE starts from a state_dict (or a checkpoint of this
 script), copying every tensor whose name and shape match (--replace LAYERS: not those
@@ -721,6 +721,13 @@ def export_onnx(model: nn.Module, directory: Path) -> Path:
     return path
 
 
+def export_weights(model: nn.Module, directory: Path) -> Path:
+    """The best weights as a plain state_dict: --init-weights of a fine-tuning run starts from it."""
+    path = directory / "weights.pt"
+    torch.save(model.to("cpu").state_dict(), path)
+    return path
+
+
 def train(args: argparse.Namespace, reporter: Reporter) -> dict:
     seed_everything(args.seed)
     device = pick_device(args.device)
@@ -871,6 +878,7 @@ ${optimizerLines(plan).join("\n")}
         reporter.metrics(final, args.epochs, total_steps, "test")
     if args.export_dir is not None and MAIN:
         export_onnx(model, args.export_dir)
+        export_weights(model, args.export_dir)
         reporter.artifact(args.export_dir)
     return {
         "event": "done",

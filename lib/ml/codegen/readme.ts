@@ -122,7 +122,7 @@ export function generateReadme(plan: CodegenPlan, target: CodegenTarget): string
     "| option | meaning |",
     "| --- | --- |",
     `| \`--resume FILE\` | continue from a checkpoint this program wrote (model and optimizer state) at the next epoch |`,
-    `| \`--export-dir DIR\` | write the best epoch's model there (${py ? "`model.onnx`" : "`model.json` and `weights.bin`"}) |`,
+    `| \`--export-dir DIR\` | write the best epoch's model there (${py ? "`model.onnx`, and its state_dict as `weights.pt`" : "`model.json` and `weights.bin`"}) |`,
     "| `--data-dir DIR` | a dataset prepared by Layerline (what its workers pass; see the platform's docs) |",
     "",
     "## Layers",

@@ -110,12 +110,15 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
 }
 
 /** A path parameter holding an opaque id (1–`max` characters), documented under its name. */
-export function pathParam(name: string, opts: { max?: number; example?: string } = {}) {
+export function pathParam(name: string, opts: { max?: number; example?: string; description?: string } = {}) {
   return z
     .string()
     .min(1)
     .max(opts.max ?? 64)
-    .openapi({ param: { name, in: "path" }, ...(opts.example ? { example: opts.example } : {}) });
+    .openapi({
+      param: { name, in: "path", ...(opts.description ? { description: opts.description } : {}) },
+      ...(opts.example ? { example: opts.example } : {}),
+    });
 }
 
 /** The optional Idempotency-Key request header of create routes (checked by the idempotency middleware). */

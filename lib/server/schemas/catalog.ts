@@ -22,16 +22,37 @@ export const catalogQuerySchema = pageQuerySchema.extend({
 });
 
 export const baseModelParams = z.object({
-  base_model_id: pathParam("base_model_id", { example: "digits-cnn-0-4" }),
+  base_model_id: pathParam("base_model_id", {
+    example: "digits-cnn-0-4",
+    description:
+      "A catalog id, one of your registry model versions (mv_…) or a hub model you can see (hub_…)",
+  }),
 });
 
 const metricsSchema = z
   .record(z.string(), z.number())
   .openapi({ example: { accuracy: 0.9646, loss: 0.1752 } });
 
+export const baseModelSourceSchema = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("catalog") }),
+    z.object({
+      kind: z.literal("model_version"),
+      registry_model_id: z.string(),
+      registry_model_name: z.string(),
+      version: z.number().int(),
+    }),
+    z.object({ kind: z.literal("hub_model"), hub_model_id: z.string(), owner: z.string() }),
+  ])
+  .openapi("BaseModelSource", {
+    description:
+      "Where the base model comes from: the curated catalog, one of your registry model versions, or a hub model",
+  });
+
 export const baseModelSchema = z
   .object({
     id: z.string().openapi({ example: "digits-cnn-0-4" }),
+    source: baseModelSourceSchema,
     name: z.string(),
     task: baseModelTaskSchema,
     description: z.string(),

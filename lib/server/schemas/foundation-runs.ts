@@ -1,9 +1,10 @@
 /**
  * Fine-tuning runs (POST/GET /training/foundation-runs, contract §4.6): a training job that starts
- * from a base model of the catalog. Request and response schemas shared by the routes and the service.
+ * from a base model: of the catalog, a registry model version or a hub model. Request and response schemas shared by the routes and the service.
  */
 import { z } from "@hono/zod-openapi";
 import { pathParam } from "../http/openapi";
+import { baseModelSourceSchema } from "./catalog";
 import { jobConfigInputSchema, trainingJobSchema } from "./training";
 
 export const LR_SCHEDULES = ["constant", "cosine", "linear"] as const;
@@ -31,7 +32,16 @@ export const lrScheduleSchema = z.enum(LR_SCHEDULES).openapi("LearningRateSchedu
 
 export const createFoundationRunBodySchema = z
   .object({
-    base_model_id: z.string().min(1).max(100).openapi({ description: "A model of GET /foundation-catalog" }),
+    base_model_id: z
+      .string()
+      .min(1)
+      .max(100)
+      .openapi({
+        description:
+          "The base model: a model of GET /foundation-catalog, one of your registry model versions (mv_…), " +
+          "or a hub model you can see (hub_…). A registry version or hub model qualifies when it carries " +
+          "PyTorch weights (weights.pt, exported by every job trained on the PyTorch runtime).",
+      }),
     dataset_id: z.string().min(1).max(64),
     dataset_version_id: z.string().min(1).max(64).optional().openapi({ description: "Default: current" }),
     recipe_id: z.string().min(1).max(64).optional().openapi({
@@ -85,7 +95,12 @@ export const fineTuneSettingsSchema = z
 
 export const foundationRunSchema = trainingJobSchema
   .extend({
-    base_model: z.object({ id: z.string(), name: z.string(), task: z.string() }),
+    base_model: z.object({
+      id: z.string(),
+      name: z.string(),
+      task: z.string(),
+      source: baseModelSourceSchema,
+    }),
     fine_tune: fineTuneSettingsSchema,
     job_url: z.string().openapi({ description: "The same run as a training job (metrics, logs, stream…)" }),
   })

@@ -118,6 +118,10 @@ export const trainingJobSchema = z
     strategy: z.string(),
     recipe_id: z.string().nullable(),
     base_model_id: z.string().nullable(),
+    base_model_name: z
+      .string()
+      .nullable()
+      .openapi({ description: "A fine-tuning run's base model, by name (null for other jobs)" }),
     config: jobConfigSchema,
     status_history: z.array(statusChangeSchema),
     reason: z.string().nullable(),

@@ -1,10 +1,12 @@
 import type { RouteHandler } from "@hono/zod-openapi";
+import { currentUser } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
-import { getCatalogModel, listCatalog } from "../../services/catalog/views";
+import { getBaseModel, listCatalog } from "../../services/catalog/views";
 import type * as r from "./catalog.routes";
 
 export const listFoundationCatalog: RouteHandler<typeof r.listFoundationCatalog, AppEnv> = (c) =>
   c.json(listCatalog(c.req.valid("query")), 200);
 
-export const getFoundationCatalogModel: RouteHandler<typeof r.getFoundationCatalogModel, AppEnv> = (c) =>
-  c.json(getCatalogModel(c.req.valid("param").base_model_id), 200);
+export const getFoundationCatalogModel: RouteHandler<typeof r.getFoundationCatalogModel, AppEnv> = async (
+  c,
+) => c.json(await getBaseModel(c.get("db"), currentUser(c).id, c.req.valid("param").base_model_id), 200);

@@ -32,8 +32,12 @@ export const getFoundationCatalogModel = createRoute({
   path: "/api/v1/foundation-catalog/{base_model_id}",
   operationId: "getFoundationCatalogModel",
   tags,
-  summary: "Get one base model of the catalog",
+  summary: "Get one base model",
+  description:
+    "A base model of the catalog, or one of your registry model versions (mv_…) or a hub model you can see " +
+    "(hub_…) described as a base model: its architecture, head, labels or vocabulary, and figures. 409 when " +
+    "that version or hub model carries no PyTorch weights (weights.pt) or no architecture.",
   ...auth,
   request: { params: baseModelParams },
-  responses: { 200: jsonContent(baseModelSchema, "The base model"), ...errors(401, 403, 404, 422) },
+  responses: { 200: jsonContent(baseModelSchema, "The base model"), ...errors(401, 403, 404, 409, 422) },
 });

@@ -1,13 +1,18 @@
-/** GET /foundation-catalog: the catalog's entries as the API shows them (no file paths). */
+/** GET /foundation-catalog: base models as the API shows them (no file paths). */
 import type { BaseModelEntry } from "../../../ml/catalog/types";
-import { NotFoundError } from "../../errors";
+import type { Db } from "../../db/client";
 import { paged } from "../../http/paging";
 import type { BaseModelView, CatalogQuery } from "../../schemas/catalog";
-import { findBaseModel, listBaseModels } from "./base-models";
+import { type BaseModelSource, resolveBaseModel } from "./base-model-sources";
+import { listBaseModels } from "./base-models";
 
-export function baseModelView(m: BaseModelEntry): BaseModelView {
+export function baseModelView(
+  m: BaseModelEntry,
+  source: BaseModelSource = { kind: "catalog" },
+): BaseModelView {
   return {
     id: m.id,
+    source,
     name: m.name,
     task: m.task,
     description: m.description,
@@ -39,11 +44,15 @@ export function baseModelView(m: BaseModelEntry): BaseModelView {
 export function listCatalog(q: CatalogQuery) {
   const all = listBaseModels().filter((m) => q.task === undefined || m.task === q.task);
   const start = (q.page - 1) * q.limit;
-  return paged(all.slice(start, start + q.limit).map(baseModelView), all.length, q);
+  return paged(
+    all.slice(start, start + q.limit).map((m) => baseModelView(m)),
+    all.length,
+    q,
+  );
 }
 
-export function getCatalogModel(id: string): BaseModelView {
-  const m = findBaseModel(id);
-  if (!m) throw new NotFoundError("Base model");
-  return baseModelView(m);
+/** A catalog entry, or the caller's registry version or a visible hub model described as a base model. */
+export async function getBaseModel(db: Db, callerId: string, id: string): Promise<BaseModelView> {
+  const resolved = await resolveBaseModel(db, callerId, id);
+  return baseModelView(resolved.entry, resolved.source);
 }

@@ -8,7 +8,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { ArchitectureGraph } from "../../../ml/graph-types";
+import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types";
 import { analyzeGraph } from "../../../ml/infer-graph";
 import { ValidationError } from "../../errors";
 import { modelIO, UNUSED_CLASS_PREFIX } from "./materialize";
@@ -56,6 +56,11 @@ export interface ModelManifest {
     | { name: "output"; kind: "value"; target: string | null; shape: number[] };
   /** Metrics of the exported weights (the best epoch's, and test_* when there was a test split). */
   metrics: Record<string, number>;
+  /**
+   * The architecture and configuration it was trained with: with `weights.pt` (PyTorch) among the
+   * files, the model can be a fine-tuning run's base model. Absent in manifests of older jobs.
+   */
+  architecture?: { graph: ArchitectureGraph; training_config: TrainingConfig };
   files: ManifestFile[];
   created_at: string;
 }
@@ -65,8 +70,9 @@ export interface BuildManifestInput {
   producer: "pytorch" | "tfjs" | "external";
   /** The job's preprocessing (null for an external job, which prepared its own data). */
   preprocessing: Preprocessing | null;
-  /** For jobs without preprocessing: the input shape/dtype and output come from the graph. */
+  /** The architecture (for jobs without preprocessing the input shape/dtype and output come from it). */
   graph?: ArchitectureGraph;
+  config?: TrainingConfig;
   metrics: Record<string, number>;
   jobId: string;
   projectId: string;
@@ -108,6 +114,7 @@ export function buildManifest(m: BuildManifestInput): ModelManifest {
         ? { name: "output", kind: "labels", labels: p.labels }
         : { name: "output", kind: "value", target: p?.target ?? null, shape: p ? [1] : outputShape },
     metrics: m.metrics,
+    ...(m.graph && m.config ? { architecture: { graph: m.graph, training_config: m.config } } : {}),
     files: m.files.filter((f) => f.name !== "manifest.json"),
     created_at: (m.createdAt ?? new Date()).toISOString(),
   };

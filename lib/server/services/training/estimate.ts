@@ -22,11 +22,11 @@ import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types"
 import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
 import { trainingJobs } from "../../db/schema";
-import { NotFoundError, ValidationError } from "../../errors";
+import { ValidationError } from "../../errors";
 import { COMPUTE_SECONDS_PER_CREDIT } from "../../plans";
 import type { estimateBodySchema, estimateSchema } from "../../schemas/training";
 import type { UserRow } from "../accounts";
-import { findBaseModel } from "../catalog/base-models";
+import { resolveBaseModel } from "../catalog/base-model-sources";
 import { readableDataset, versionOf } from "../datasets/access";
 import { builtinVersionData } from "../datasets/builtin";
 import { architectureOf } from "./architecture";
@@ -259,9 +259,8 @@ async function datasetSamples(db: Db, user: UserRow, body: EstimateBody, validat
 /** The project's architecture, or a base model's as pretrained (a fine-tuning run before it exists). */
 async function estimatedArchitecture(db: Db, user: UserRow, body: EstimateBody) {
   if (body.base_model_id !== undefined) {
-    const base = findBaseModel(body.base_model_id);
-    if (!base) throw new NotFoundError("Base model");
-    return { graph: base.graph, config: base.config };
+    const { entry } = await resolveBaseModel(db, user.id, body.base_model_id);
+    return { graph: entry.graph, config: entry.config };
   }
   if (body.project_id === undefined)
     throw new ValidationError("Give a project_id or a base_model_id.", [

@@ -3,10 +3,13 @@
  * weights and train.py's fine-tuning options, with the run's layer ids translated to the generated
  * model's module names (the names of the state_dict's keys).
  */
+
+import path from "node:path";
 import { planCodegen } from "../../../ml/codegen/plan";
+import type { Db } from "../../db/client";
 import type { TrainingJobRow } from "../../db/schema";
-import { ConflictError } from "../../errors";
-import { baseModelWeightsFile, findBaseModel } from "../catalog/base-models";
+import { ConflictError, NotFoundError } from "../../errors";
+import { baseWeightsFile, type ResolvedBaseModel, resolveBaseModel } from "../catalog/base-model-sources";
 import type { FineTuneArgs } from "./executors/types";
 
 /** node id → module name in the generated model.py, for the layers that have weights. */
@@ -18,25 +21,37 @@ export function moduleNames(
 }
 
 /**
- * The executor's fine-tuning options of a run, or null for a plain job. Throws ConflictError when the
- * base model or its weights are gone or changed since the run was created (the run then fails with
- * that reason).
+ * The executor's fine-tuning options of a run, or null for a plain job. The base weights are
+ * verified (and, for a registry or hub base model, copied into `workDir`). Throws ConflictError or
+ * NotFoundError when the base model or its weights are gone or changed since the run was created
+ * (the run then fails with that reason).
  */
 export async function fineTuneArgsFor(
-  job: Pick<TrainingJobRow, "baseModelId" | "fineTune" | "graph" | "config" | "projectName">,
+  db: Db,
+  job: Pick<TrainingJobRow, "ownerId" | "baseModelId" | "fineTune" | "graph" | "config" | "projectName">,
+  workDir: string,
 ): Promise<FineTuneArgs | null> {
   const f = job.fineTune;
   if (!job.baseModelId || !f) return null;
-  const base = findBaseModel(job.baseModelId);
-  if (!base) throw new ConflictError(`The base model “${job.baseModelId}” is no longer in the catalog.`);
-  if (base.weights.sha256 !== f.base_weights_sha256)
-    throw new ConflictError(
-      `The weights of the base model “${base.id}” changed since this run was created; start a new run.`,
-    );
-  const initWeights = await baseModelWeightsFile(base);
+  let base: ResolvedBaseModel;
+  try {
+    base = await resolveBaseModel(db, job.ownerId, job.baseModelId);
+  } catch (err) {
+    if (err instanceof NotFoundError)
+      throw new ConflictError(
+        `The base model “${f.base_model_name}” is no longer available to this account.`,
+      );
+    throw err;
+  }
+  const initWeights = await baseWeightsFile(
+    base,
+    f.base_weights_sha256,
+    path.join(workDir, "base-weights.pt"),
+  );
   const names = moduleNames(job);
   const name = (id: string) => names.get(id) ?? id;
-  const body = [...names.keys()].filter((id) => !base.head.includes(id)).map(name);
+  const head = f.base_head ?? base.entry.head;
+  const body = [...names.keys()].filter((id) => !head.includes(id)).map(name);
   return {
     initWeights,
     replace: f.replaced_layers.map(name),

@@ -45,6 +45,7 @@ export async function finalizeArtifact(db: Db, jobId: string): Promise<boolean> 
     producer: runtime === "pytorch" || runtime === "tfjs" ? runtime : "external",
     preprocessing: job.preprocessing,
     graph: job.graph,
+    config: job.config,
     metrics: await artifactMetrics(db, job),
     jobId: job.id,
     projectId: job.projectId,

@@ -22,7 +22,8 @@ import type { TrainingJobRow } from "../../db/schema";
 import { ConflictError, DomainError, NotFoundError, ValidationError } from "../../errors";
 import type { createFoundationRunBodySchema, foundationRunSchema } from "../../schemas/foundation-runs";
 import type { UserRow } from "../accounts";
-import { baseModelWeightsFile, findBaseModel } from "../catalog/base-models";
+import { baseWeightsFile, resolveBaseModel } from "../catalog/base-model-sources";
+import { findBaseModel } from "../catalog/base-models";
 import { readableDataset, versionOf } from "../datasets/access";
 import { builtinVersionData } from "../datasets/builtin";
 import { insertProject } from "../projects";
@@ -235,8 +236,8 @@ export async function createFoundationRun(
   user: UserRow,
   input: CreateFoundationRunInput,
 ): Promise<FoundationRunView> {
-  const base = findBaseModel(input.base_model_id);
-  if (!base) throw new NotFoundError("Base model");
+  const resolved = await resolveBaseModel(db, user.id, input.base_model_id);
+  const base = resolved.entry;
   checkStrategy(user, input.strategy, input.runtime);
   const config = runConfig(base, input);
   const dataset = await datasetVersionFor(db, user, input.dataset_id, input.dataset_version_id);
@@ -262,13 +263,16 @@ export async function createFoundationRun(
     throw new ConflictError(
       "Fine-tuning runs need PyTorch, and this service's workers cannot import torch: they can only train from scratch (POST /training/jobs with runtime tfjs).",
     );
-  // Refuses missing or altered weights now rather than when the run starts.
-  await baseModelWeightsFile(base);
+  // Refuses missing or altered catalog weights now rather than when the run starts.
+  if (resolved.weights.kind === "catalog") await baseWeightsFile(resolved, base.weights.sha256, "");
   await assertHasCredits(db, user.id);
 
   const settings: FineTuneSettings = {
     base_model_name: base.name,
     base_weights_sha256: base.weights.sha256,
+    base_task: base.task,
+    base_head: base.head,
+    base_source: resolved.source,
     freeze,
     lr_schedule: input.lr_schedule,
     warmup_epochs: input.warmup_epochs,
@@ -311,7 +315,8 @@ export function toFoundationRunView(row: TrainingJobRow): FoundationRunView {
     base_model: {
       id: row.baseModelId,
       name: f.base_model_name,
-      task: findBaseModel(row.baseModelId)?.task ?? "unknown",
+      task: f.base_task ?? findBaseModel(row.baseModelId)?.task ?? "unknown",
+      source: f.base_source ?? { kind: "catalog" },
     },
     fine_tune: {
       freeze: f.freeze,

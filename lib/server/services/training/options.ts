@@ -7,7 +7,7 @@ import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
 import { datasets, datasetVersions } from "../../db/schema";
-import { NotFoundError, ValidationError } from "../../errors";
+import { ValidationError } from "../../errors";
 import { planOf } from "../../plans";
 import type {
   datasetFitListSchema,
@@ -16,7 +16,7 @@ import type {
   strategyListSchema,
 } from "../../schemas/training";
 import type { UserRow } from "../accounts";
-import { findBaseModel } from "../catalog/base-models";
+import { resolveBaseModel } from "../catalog/base-model-sources";
 import { BUILTIN_DATASETS, builtinVersionData, builtinVersionId } from "../datasets/builtin";
 import { architectureOf } from "./architecture";
 import { resolveRuntime } from "./executors";
@@ -67,9 +67,8 @@ async function fitJudge(
   q: z.infer<typeof datasetFitQuerySchema>,
 ): Promise<(ds: DatasetFitInput) => DatasetFit> {
   if (q.base_model_id !== undefined) {
-    const base = findBaseModel(q.base_model_id);
-    if (!base) throw new NotFoundError("Base model");
-    return (ds) => baseModelFit(base, ds);
+    const { entry } = await resolveBaseModel(db, user.id, q.base_model_id);
+    return (ds) => baseModelFit(entry, ds);
   }
   if (q.project_id === undefined)
     throw new ValidationError("Give a project_id or a base_model_id.", [

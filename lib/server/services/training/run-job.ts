@@ -130,7 +130,7 @@ export async function runTrainingJob(db: Db, jobId: string, ctx: JobContext): Pr
         return "failed";
       }
       try {
-        fineTune = await fineTuneArgsFor(job);
+        fineTune = await fineTuneArgsFor(db, job, workDir);
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         await fail(db, jobId, err.message);

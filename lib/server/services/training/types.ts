@@ -112,6 +112,14 @@ export interface FineTuneSettings {
   base_model_name: string;
   /** SHA-256 of the base weights the run starts from (a restart refuses other bytes). */
   base_weights_sha256: string;
+  /** The base model's task and head (absent in runs created before registry and hub base models). */
+  base_task?: "classification" | "regression" | "image_classification" | "language_modeling";
+  base_head?: string[];
+  /** Where the base model came from: the catalog, a registry model version, or a hub model. */
+  base_source?:
+    | { kind: "catalog" }
+    | { kind: "model_version"; registry_model_id: string; registry_model_name: string; version: number }
+    | { kind: "hub_model"; hub_model_id: string; owner: string };
   /** "none": train every layer; "base": only the layers not loaded from the base model; or these layers. */
   freeze: "none" | "base" | string[];
   lr_schedule: "constant" | "cosine" | "linear";

@@ -25,6 +25,7 @@ export function toJobView(row: TrainingJobRow): TrainingJobView {
     strategy: row.strategy,
     recipe_id: row.recipeId,
     base_model_id: row.baseModelId,
+    base_model_name: row.fineTune?.base_model_name ?? null,
     config: {
       epochs: row.config.epochs,
       batch_size: row.config.batch_size,

@@ -214,7 +214,11 @@ export default async function HubModelPage({ params, searchParams }: Props) {
           ))}
         </ul>
         <div className="flex flex-wrap items-start justify-between gap-3">
-          <ModelActions model={model} signedIn={viewer !== null} />
+          <ModelActions
+            model={model}
+            signedIn={viewer !== null}
+            fineTunable={model.has_architecture && lists.files.some((f) => f.path === "weights.pt")}
+          />
           {isOwner ? <OwnerTools model={model} /> : null}
         </div>
       </header>
