@@ -186,7 +186,7 @@ test("fine-tune from a registry version and from a hub model: their own weights 
   ).toBeVisible();
   await expect(page.getByTestId("version-panel").getByRole("link", { name: "Fine-tune" })).toHaveCount(0);
   await page.goto(`/training/fine-tune?base=${v2.id}`);
-  await expect(page.getByRole("alert").filter({ hasText: "cannot be a base model" })).toContainText(
-    "weights.pt",
+  await expect(page.getByRole("status").filter({ hasText: "iris-base" })).toContainText(
+    "carries no PyTorch weights (weights.pt)",
   );
 });

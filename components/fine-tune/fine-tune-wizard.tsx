@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useRef, useState } from "react";
 import { DatasetPicker } from "@/components/training/dataset-picker";
+import { errorMessage } from "@/components/training/error-message";
 import { JOBS_PATH, jobQuery } from "@/components/training/keys";
 import type { TrainingRecipe } from "@/components/training/recipe-picker";
 import { Alert } from "@/components/ui/alert";
@@ -142,7 +143,7 @@ export function FineTuneWizard() {
           <div className="mb-4">
             <Alert tone="warn">
               {models.linkedError
-                ? `“${linkedBase}” cannot be a base model: ${models.linkedError}`
+                ? models.linkedError
                 : `No base model “${linkedBase}” on this server: choose another.`}
             </Alert>
           </div>
@@ -151,7 +152,7 @@ export function FineTuneWizard() {
           <BaseModelStep
             models={models.items}
             loading={models.isPending}
-            error={models.error ? (models.error.detail ?? "unknown error") : null}
+            error={models.error ? errorMessage(models.error) : null}
             value={model?.id ?? null}
             onChange={pickBase}
           />

@@ -1,5 +1,6 @@
 "use client";
 
+import { errorMessage } from "@/components/training/error-message";
 import { $api } from "@/lib/api/client";
 
 /**
@@ -26,7 +27,7 @@ export function useBaseModels(linked: string | null) {
     isSuccess: catalog.isSuccess && (!wantLinked || !one.isPending),
     error: catalog.error,
     /** Why the linked model cannot be a base model (not found, no weights…), when it cannot. */
-    linkedError: wantLinked && one.error ? (one.error.detail ?? "it could not be loaded") : null,
+    linkedError: wantLinked && one.error ? errorMessage(one.error) : null,
   };
 }
 
