@@ -21,9 +21,8 @@ function headline(model: BaseModel): string | null {
 
 /** Where a base model comes from, when not the curated catalog. */
 function sourceLabel(source: BaseModel["source"]): string | null {
-  if (source.kind === "model_version")
-    return `Your registry · ${source.registry_model_name} v${source.version}`;
-  if (source.kind === "hub_model") return `Hub · shared by ${source.owner}`;
+  if (source.kind === "model_version") return "Your registry";
+  if (source.kind === "hub_model") return `Hub · ${source.owner}`;
   return null;
 }
 
