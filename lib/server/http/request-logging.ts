@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { recordRequest } from "../services/deployments/request-log";
+import { callEnded, callStarted, recordRequest } from "../services/deployments/request-log";
 import type { AppEnv } from "./env";
 
 /**
@@ -11,7 +11,12 @@ import type { AppEnv } from "./env";
  */
 export const requestLogging: MiddlewareHandler<AppEnv> = async (c, next) => {
   const started = performance.now();
-  await next();
+  callStarted();
+  try {
+    await next();
+  } finally {
+    callEnded();
+  }
   const caller = c.get("caller");
   const deploymentId =
     c.get("servedDeploymentId") ?? (caller?.kind === "deployment_key" ? caller.deploymentId : undefined);

@@ -88,10 +88,49 @@ export async function appendDeploymentEvents(
     );
     return true;
   };
-  const appended = tx ? await run(tx) : await db.transaction(run);
+  const appended = tx ? await run(tx) : await appendInOneStatement(db, deploymentId, events);
   // Inside a caller's transaction the events are visible at its commit; a wake before it only
   // costs an empty read, and the poll delivers them after.
   if (appended) queueMicrotask(() => notify(deploymentId));
+}
+
+/**
+ * The same append as one statement (its own transaction): the counter's row lock is held until the
+ * events are in, as in the transaction above, at the cost of one round trip instead of four. On the
+ * embedded database, which runs on the server's thread, that is what keeps request-log writes from
+ * holding up requests (bench/serving-bench.ts).
+ */
+async function appendInOneStatement(
+  db: Db,
+  deploymentId: string,
+  events: readonly NewDeploymentEvent[],
+): Promise<boolean> {
+  const rows = JSON.stringify(
+    events.map((e, i) => ({
+      i: i + 1,
+      kind: e.kind,
+      at: (e.at ?? new Date()).toISOString(),
+      route: e.route ?? null,
+      status: e.status ?? null,
+      latency_ms: e.latencyMs ?? null,
+      data: e.data,
+    })),
+  );
+  const result: unknown = await db.execute(sql`
+    with counter as (
+      update ${deployments} set last_event_seq = last_event_seq + ${events.length}
+      where id = ${deploymentId}
+      returning last_event_seq - ${events.length} as base
+    ), inserted as (
+      insert into ${deploymentEvents} (deployment_id, seq, kind, at, route, status, latency_ms, data)
+      select ${deploymentId}, counter.base + e.i, e.kind, e.at, e.route, e.status, e.latency_ms, e.data
+      from counter, jsonb_to_recordset(${rows}::jsonb)
+        as e(i int, kind text, at timestamptz, route text, status int, latency_ms real, data jsonb)
+      returning 1
+    )
+    select count(*)::int as n from inserted`);
+  const [row] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { n: number }[];
+  return Number(row?.n ?? 0) > 0;
 }
 
 function stored(row: DeploymentEventRow): StoredDeploymentEvent {

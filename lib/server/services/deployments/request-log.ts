@@ -5,6 +5,10 @@
  * deployment per flush, FLUSH_MS apart or sooner when QUEUE_FLUSH_AT calls wait), so a predict
  * call never waits for its own log line. A process that dies loses at most its last FLUSH_MS of log
  * lines, never a prediction.
+ *
+ * Each chunk waits for a moment when this process serves no call (up to QUIET_WAIT_MS): the
+ * embedded database runs on the server's thread, so a write started mid-call would add its whole
+ * duration to that call; started between calls, it delays at most the start of the next one.
  */
 import type { Db } from "../../db/client";
 import { appendDeploymentEvents, type NewDeploymentEvent } from "./deployment-events";
@@ -15,6 +19,8 @@ const QUEUE_FLUSH_AT = 500;
 const WRITE_CHUNK = 10;
 /** Calls kept while the database is unreachable; older ones are dropped (and counted). */
 const QUEUE_MAX = 50_000;
+/** Longest a chunk waits for a moment with no call in flight before it is written anyway. */
+const QUIET_WAIT_MS = 25;
 
 export interface RequestRecord {
   deploymentId: string;
@@ -28,6 +34,8 @@ export interface RequestRecord {
 }
 
 interface LogState {
+  /** Logged calls this process is serving right now. */
+  inFlight: number;
   queue: Map<Db, RequestRecord[]>;
   queued: number;
   dropped: number;
@@ -37,8 +45,31 @@ interface LogState {
 
 const g = globalThis as unknown as { __layerlineRequestLog?: LogState };
 if (!g.__layerlineRequestLog)
-  g.__layerlineRequestLog = { queue: new Map(), queued: 0, dropped: 0, timer: null, flushing: null };
+  g.__layerlineRequestLog = {
+    inFlight: 0,
+    queue: new Map(),
+    queued: 0,
+    dropped: 0,
+    timer: null,
+    flushing: null,
+  };
 const state: LogState = g.__layerlineRequestLog;
+
+/** A logged call starts (the request-logging middleware): log writes hold off until none is in flight. */
+export function callStarted(): void {
+  state.inFlight += 1;
+}
+
+export function callEnded(): void {
+  state.inFlight = Math.max(0, state.inFlight - 1);
+}
+
+/** Resolves at a moment when no logged call is in flight, or after QUIET_WAIT_MS. */
+async function quietMoment(): Promise<void> {
+  const until = performance.now() + QUIET_WAIT_MS;
+  while (state.inFlight > 0 && performance.now() < until)
+    await new Promise((resolve) => setImmediate(resolve));
+}
 
 function toEvent(r: RequestRecord): NewDeploymentEvent {
   return {
@@ -92,14 +123,13 @@ async function writeBatch(db: Db, records: RequestRecord[]): Promise<RequestReco
   for (const [deploymentId, list] of byDeployment) {
     for (let i = 0; i < list.length; i += WRITE_CHUNK) {
       const chunk = list.slice(i, i + WRITE_CHUNK);
+      await quietMoment();
       try {
         await appendDeploymentEvents(db, deploymentId, chunk.map(toEvent));
       } catch (err) {
         console.error("[request-log] write failed:", err instanceof Error ? err.message : err);
         failed.push(...chunk);
       }
-      // The embedded database runs on this thread: let waiting requests in between chunks.
-      await new Promise((resolve) => setImmediate(resolve));
     }
   }
   return failed;
