@@ -29,6 +29,7 @@ import { copyBlobToFile } from "../lib/server/services/training/blob-files";
 import { getJobRow } from "../lib/server/services/training/job-rows";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
 process.env.RATE_LIMIT_PER_MINUTE ??= "100000000";
 const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-bench-blobs-"));
 process.env.BLOB_DIR = blobDir;
@@ -108,7 +109,7 @@ const model = await loadArtifact({ manifest, files });
 const encoded = encodeInstances(manifest, [instance]);
 
 async function time(fn: () => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < 100; i++) await fn(); // warm-up
+  for (let i = 0; i < WARMUP; i++) await fn(); // warm-up: the JIT has compiled the whole path
   const out: number[] = [];
   for (let i = 0; i < CALLS; i++) {
     const t0 = performance.now();

@@ -8,19 +8,23 @@
  *
  * Each chunk waits for a moment when this process serves no call (up to QUIET_WAIT_MS): the
  * embedded database runs on the server's thread, so a write started mid-call would add its whole
- * duration to that call; started between calls, it delays at most the start of the next one.
+ * duration to that call; started between calls, it delays at most the start of the next one, by
+ * one small chunk. A server that is never idle (concurrent calls) gets no such moment: after the
+ * wait it writes larger chunks, so the log keeps up with thousands of calls a second.
  */
 import type { Db } from "../../db/client";
 import { appendDeploymentEvents, type NewDeploymentEvent } from "./deployment-events";
 
 export const FLUSH_MS = 1000;
 const QUEUE_FLUSH_AT = 500;
-/** Calls written per statement: small enough that one write never holds up requests for long. */
+/** Calls written per statement between calls: small enough not to hold up the next call for long. */
 const WRITE_CHUNK = 10;
+/** Calls written per statement when no quiet moment came. */
+const BUSY_WRITE_CHUNK = 50;
 /** Calls kept while the database is unreachable; older ones are dropped (and counted). */
 const QUEUE_MAX = 50_000;
 /** Longest a chunk waits for a moment with no call in flight before it is written anyway. */
-const QUIET_WAIT_MS = 25;
+const QUIET_WAIT_MS = 5;
 
 export interface RequestRecord {
   deploymentId: string;
@@ -36,6 +40,8 @@ export interface RequestRecord {
 interface LogState {
   /** Logged calls this process is serving right now. */
   inFlight: number;
+  /** Writers waiting for a moment with no call in flight. */
+  quietWaiters: Set<() => void>;
   queue: Map<Db, RequestRecord[]>;
   queued: number;
   dropped: number;
@@ -47,6 +53,7 @@ const g = globalThis as unknown as { __layerlineRequestLog?: LogState };
 if (!g.__layerlineRequestLog)
   g.__layerlineRequestLog = {
     inFlight: 0,
+    quietWaiters: new Set(),
     queue: new Map(),
     queued: 0,
     dropped: 0,
@@ -62,13 +69,30 @@ export function callStarted(): void {
 
 export function callEnded(): void {
   state.inFlight = Math.max(0, state.inFlight - 1);
+  if (state.inFlight > 0 || state.quietWaiters.size === 0) return;
+  const waiters = [...state.quietWaiters];
+  state.quietWaiters.clear();
+  for (const wake of waiters) wake();
 }
 
-/** Resolves at a moment when no logged call is in flight, or after QUIET_WAIT_MS. */
-async function quietMoment(): Promise<void> {
-  const until = performance.now() + QUIET_WAIT_MS;
-  while (state.inFlight > 0 && performance.now() < until)
-    await new Promise((resolve) => setImmediate(resolve));
+/**
+ * Resolves true at a moment when no logged call is in flight, or false after QUIET_WAIT_MS. It
+ * first lets the event loop take in waiting connections (calls that arrived during the last write).
+ */
+async function quietMoment(): Promise<boolean> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (state.inFlight === 0) return true;
+  return new Promise((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      state.quietWaiters.delete(wake);
+      resolve(false);
+    }, QUIET_WAIT_MS);
+    state.quietWaiters.add(wake);
+  });
 }
 
 function toEvent(r: RequestRecord): NewDeploymentEvent {
@@ -121,9 +145,10 @@ async function writeBatch(db: Db, records: RequestRecord[]): Promise<RequestReco
   }
   const failed: RequestRecord[] = [];
   for (const [deploymentId, list] of byDeployment) {
-    for (let i = 0; i < list.length; i += WRITE_CHUNK) {
-      const chunk = list.slice(i, i + WRITE_CHUNK);
-      await quietMoment();
+    for (let i = 0; i < list.length; ) {
+      const quiet = await quietMoment();
+      const chunk = list.slice(i, i + (quiet ? WRITE_CHUNK : BUSY_WRITE_CHUNK));
+      i += chunk.length;
       try {
         await appendDeploymentEvents(db, deploymentId, chunk.map(toEvent));
       } catch (err) {
