@@ -14,6 +14,7 @@ import { deployments } from "@/lib/server/db/schema";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
 import { KEY_CACHE_WINDOW_MS } from "@/lib/server/services/deployments/key-cache";
 import { flushRequestLog } from "@/lib/server/services/deployments/request-log";
+import { isRevisionWarm } from "@/lib/server/services/serving/model-cache";
 import { getJobRow } from "@/lib/server/services/training/job-rows";
 import { readEvaluationRows } from "@/lib/server/services/training/materialize";
 import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
@@ -209,6 +210,8 @@ describe("deployments", () => {
     expect(u.json.revision).toBe(2);
     const revs = await call(app, "GET", `/api/v1/deployments/${d.json.id}/revisions`, { key });
     expect(revs.json.map((r: { number: number }) => r.number)).toEqual([2, 1]);
+    // Loaded when it was made: warm before its first call.
+    expect(isRevisionWarm(revs.json[0].id)).toBe(true);
     expect((await predict(d.json.id, d.json.api_key, [setosa])).json.revision).toBe(2);
     const missing = await call(app, "PUT", `/api/v1/deployments/${d.json.id}`, {
       key,

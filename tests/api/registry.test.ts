@@ -518,6 +518,16 @@ describe("task contracts", () => {
     expect(fine.json).toMatchObject({ artifact_format: "onnx", metrics: manifest.json.metrics });
     const served = await artifactOfModelVersion(await getDb(), userId, bare2.id);
     expect(served.artifactFiles.map((f) => f.name)).toEqual(["model.onnx"]);
+    // Its model.onnx is three bytes, not a model: deploying it is refused before anything is written.
+    const before = await call(app, "GET", "/api/v1/deployments", { key });
+    const undeployable = await call(app, "POST", "/api/v1/deployments/from-model-version", {
+      key,
+      body: { model_version_id: bare2.id },
+    });
+    expect(undeployable.status, undeployable.text).toBe(409);
+    expect(undeployable.json.detail).toContain("cannot be loaded for serving");
+    expect(undeployable.text).not.toMatch(/\/tmp\/|\bat \S+ \(/); // no paths, no stack frames
+    expect((await call(app, "GET", "/api/v1/deployments", { key })).json.total).toBe(before.json.total);
   });
 });
 

@@ -31,7 +31,9 @@ export const createDeployment = createRoute({
   summary: "Deploy a succeeded training job's model",
   description:
     "Serves the model artifact of a succeeded training job or fine-tuning run, or of a finalized registry " +
-    "model version (else 409). Give exactly one of `job_id` or `model_version_id`. The response carries " +
+    "model version (else 409). The model is loaded before the deployment is created, so it is warm for " +
+    "its first call; a model that cannot be loaded is refused with 409 and nothing is created. Give " +
+    "exactly one of `job_id` or `model_version_id`. The response carries " +
     "the deployment key (`api_key`, " +
     "`ldk_…`) once. Honors `Idempotency-Key`: a replay answers the stored deployment with " +
     "`api_key: null` and `Idempotency-Secret-Redacted: true` (rotate the key to get a new one).",

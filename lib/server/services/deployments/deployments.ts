@@ -25,7 +25,7 @@ import type {
 import { constantTimeEqual, hashSecret, newSecret } from "../../secrets";
 import { artifactOfModelVersion, getVersion } from "../registry/model-versions";
 import { getModel, resolveAlias } from "../registry/models";
-import { evictRevisions } from "../serving/model-cache";
+import { evictRevisions, preloadRevision } from "../serving/model-cache";
 import type { ModelManifest } from "../training/artifact-reader";
 import { findOwnedJob } from "../training/job-rows";
 import { appendDeploymentEvents } from "./deployment-events";
@@ -121,6 +121,7 @@ export async function createDeployment(
   const { key, keyHash, keyPrefix } = newKey();
   const id = newId("dep");
   const revisionId = newId("rev");
+  await preloadRevision({ id: revisionId, ...model, settings: body.settings ?? {} });
   const { deployment, revision } = await db.transaction(async (tx) => {
     const [d] = await tx
       .insert(deployments)
@@ -324,6 +325,8 @@ export async function updateDeployment(
     settings = body.settings ?? current?.settings ?? {};
   }
   const { source, jobId, modelVersionId, artifactFormat, artifactFiles, artifactManifest } = model;
+  const revisionId = newId("rev");
+  await preloadRevision({ id: revisionId, artifactFiles, artifactManifest, settings });
   const view = await db.transaction(async (tx) => {
     const [last] = await tx
       .select({ number: deploymentRevisions.number })
@@ -334,7 +337,7 @@ export async function updateDeployment(
     const [r] = await tx
       .insert(deploymentRevisions)
       .values({
-        id: newId("rev"),
+        id: revisionId,
         deploymentId: id,
         number: (last?.number ?? 0) + 1,
         source,

@@ -23,12 +23,21 @@ export interface WarmModel {
   dispose(): Promise<void>;
 }
 
-async function load(revision: DeploymentRevisionRow): Promise<WarmModel> {
+/** What loading a revision's model reads (a revision about to be written has no other fields yet). */
+export type ServableRevision = Pick<
+  DeploymentRevisionRow,
+  "id" | "artifactFiles" | "artifactManifest" | "settings"
+>;
+
+/** Files the loaders do not read: the manifest (already parsed) and PyTorch weights (fine-tuning only). */
+const NOT_SERVED = new Set(["manifest.json", "weights.pt"]);
+
+async function load(revision: ServableRevision): Promise<WarmModel> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "layerline-serve-"));
   try {
     const files: Record<string, string> = {};
     for (const f of revision.artifactFiles) {
-      if (f.name === "manifest.json") continue;
+      if (NOT_SERVED.has(f.name)) continue;
       const file = path.join(dir, path.basename(f.name));
       if (!(await copyBlobToFile(f.blob_key, file)))
         throw new ConflictError(`The artifact file ${f.name} is missing from storage.`);
@@ -92,6 +101,11 @@ export class ModelCache<K> {
     return this.entries.size;
   }
 
+  /** Whether the model of this id is loaded (or loading) in this process. */
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
   private acquire(key: K): Entry {
     const id = this.idOf(key);
     const hit = this.entries.get(id);
@@ -123,7 +137,7 @@ function dispose(entry: Entry): void {
   entry.loading.then((m) => m.dispose()).catch(() => {});
 }
 
-const cache = new ModelCache<DeploymentRevisionRow>(load, (r) => r.id, MAX_MODELS);
+const cache = new ModelCache<ServableRevision>(load, (r) => r.id, MAX_MODELS);
 
 /** Runs `use` with the warm model of a revision (loaded on first use); it stays loaded meanwhile. */
 export function withWarmModel<T>(
@@ -133,9 +147,31 @@ export function withWarmModel<T>(
   return cache.with(revision, use);
 }
 
+/**
+ * Loads a revision's model before the revision is written (a new deployment, a new model, a roll
+ * back): the revision then serves its first call warm in this process, and a model that cannot be
+ * loaded is refused (409) before anything changes.
+ */
+export async function preloadRevision(revision: ServableRevision): Promise<void> {
+  try {
+    await cache.with(revision, async () => undefined);
+  } catch (err) {
+    if (err instanceof ConflictError) throw err;
+    console.error("[serving] model load failed:", err instanceof Error ? err.message : err);
+    throw new ConflictError(
+      "The model cannot be loaded for serving: its artifact is not a valid model of its format (manifest.json and model.onnx, or model.json and its weights).",
+    );
+  }
+}
+
 /** Drops the warm models of these revisions (a deleted deployment). */
 export function evictRevisions(ids: string[]): void {
   cache.evict(ids);
+}
+
+/** Whether a revision's model is warm (loaded or loading) in this process. */
+export function isRevisionWarm(revisionId: string): boolean {
+  return cache.has(revisionId);
 }
 
 export function cachedRevisionCount(): number {
