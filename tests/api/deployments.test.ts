@@ -12,8 +12,13 @@ import { sequential } from "@/lib/ml/graph-builder";
 import { getDb } from "@/lib/server/db/client";
 import { deployments } from "@/lib/server/db/schema";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
+import {
+  appendDeploymentEvents,
+  listDeploymentEvents,
+} from "@/lib/server/services/deployments/deployment-events";
 import { KEY_CACHE_WINDOW_MS } from "@/lib/server/services/deployments/key-cache";
 import { flushRequestLog } from "@/lib/server/services/deployments/request-log";
+import { pruneRequestLog } from "@/lib/server/services/deployments/retention";
 import { isRevisionWarm } from "@/lib/server/services/serving/model-cache";
 import { getJobRow } from "@/lib/server/services/training/job-rows";
 import { readEvaluationRows } from "@/lib/server/services/training/materialize";
@@ -501,6 +506,33 @@ describe("deployment monitoring", () => {
     expect((await call(app, "GET", `/api/v1/deployments/${d.json.id}/metrics`, { key: dk })).status).toBe(
       403,
     );
+  });
+
+  it("keeps the request log for its retention: older request lines are pruned, history stays", async () => {
+    const d = await deploy("retained");
+    const db = await getDb();
+    const day = 86_400_000;
+    const line = (daysAgo: number) => ({
+      kind: "request" as const,
+      at: new Date(Date.now() - daysAgo * day),
+      route: "predict",
+      status: 200,
+      latencyMs: 1,
+      data: { route: "predict", status: 200, latency_ms: 1, days_ago: daysAgo },
+    });
+    await appendDeploymentEvents(db, d.json.id, [line(45), line(31), line(29), line(1)]);
+    await appendDeploymentEvents(db, d.json.id, [
+      { kind: "log", at: new Date(Date.now() - 60 * day), data: { message: "old history" } },
+    ]);
+    const deleted = await pruneRequestLog(db);
+    expect(deleted).toBeGreaterThanOrEqual(2);
+    const logs = await call(app, "GET", `/api/v1/deployments/${d.json.id}/logs?limit=1000`, { key });
+    const kept = (logs.json.items as { kind: string; at: string }[]).filter((e) => e.kind === "request");
+    expect(kept.map((e) => Math.round((Date.now() - Date.parse(e.at)) / day)).sort((a, b) => a - b)).toEqual([
+      1, 29,
+    ]);
+    const history = await listDeploymentEvents(db, d.json.id, 0, 100, ["log", "revision", "status"]);
+    expect(history.some((e) => e.data.message === "old history")).toBe(true);
   });
 
   it("streams status, request, log and revision events, resuming after Last-Event-ID", async () => {

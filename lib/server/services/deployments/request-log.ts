@@ -4,7 +4,7 @@
  * request's path: calls are queued in this process and written in batches (one transaction per
  * deployment per flush, FLUSH_MS apart or sooner when QUEUE_FLUSH_AT calls wait), so a predict
  * call never waits for its own log line. A process that dies loses at most its last FLUSH_MS of log
- * lines, never a prediction.
+ * lines, never a prediction. Old lines are pruned after REQUEST_LOG_RETENTION_DAYS (retention.ts).
  *
  * Each chunk waits for a moment when this process serves no call (up to QUIET_WAIT_MS): the
  * embedded database runs on the server's thread, so a write started mid-call would add its whole
@@ -14,6 +14,7 @@
  */
 import type { Db } from "../../db/client";
 import { appendDeploymentEvents, type NewDeploymentEvent } from "./deployment-events";
+import { pruneRequestLogHourly } from "./retention";
 
 export const FLUSH_MS = 1000;
 const QUEUE_FLUSH_AT = 500;
@@ -170,6 +171,7 @@ export async function flushRequestLog(): Promise<void> {
   state.flushing = (async () => {
     for (const [db, records] of batches) {
       const failed = await writeBatch(db, records);
+      await pruneRequestLogHourly(db);
       if (failed.length > 0) {
         // Kept for the next flush (the database may be back by then).
         const list = state.queue.get(db) ?? [];
