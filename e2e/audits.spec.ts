@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { parseCallsJsonl } from "../lib/audits/parse-log";
 import { groupWorkloads } from "../lib/audits/workloads";
-import { apiJson, expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
+import { apiJson, expectAccessible, screenshotBothThemes, signUpViaApi, waitForJob } from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -46,12 +46,7 @@ test("an audit published through the API: list, report with charts, share, the p
     base_model_id: "breast-cancer-mlp",
     config: { epochs: 30 },
   });
-  await expect
-    .poll(async () => (await apiJson(req, baseURL, "GET", `/api/v1/training/jobs/${cand.run.id}`)).state, {
-      timeout: 180_000,
-      intervals: [1000],
-    })
-    .toBe("succeeded");
+  await waitForJob(req, baseURL, cand.run.id);
   await apiJson(req, baseURL, "POST", `${A}/candidates/${cand.id}/evaluate`);
   await apiJson(req, baseURL, "POST", `${A}/steps`, { name: "evaluate", status: "succeeded" });
   await apiJson(req, baseURL, "POST", `${A}/complete`, {

@@ -1,6 +1,13 @@
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { sequential } from "../lib/ml/graph-builder";
-import { apiJson, createProject, expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
+import {
+  apiJson,
+  createProject,
+  expectAccessible,
+  screenshotBothThemes,
+  signUpViaApi,
+  waitForJob,
+} from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -9,16 +16,6 @@ const charLstmGraph = sequential({ shape: [16], dtype: "int64" }, [
   ["LSTM", { hidden_size: 32, num_layers: 1, return_sequences: false }],
   ["Dense", { units: 64 }],
 ]).graph;
-
-/** Waits (polling the API, as the studio would) until a job has succeeded. */
-async function waitForJob(request: APIRequestContext, baseURL: string, id: string) {
-  await expect
-    .poll(async () => (await apiJson(request, baseURL, "GET", `/api/v1/training/jobs/${id}`)).state, {
-      timeout: 180_000,
-      intervals: [1000],
-    })
-    .toBe("succeeded");
-}
 
 async function predictInTryIt(page: Page) {
   await page.getByRole("button", { name: "Predict", exact: true }).click();

@@ -1,5 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { apiJson, createProject, expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
+import {
+  apiJson,
+  createProject,
+  expectAccessible,
+  screenshotBothThemes,
+  signUpViaApi,
+  waitForJob,
+} from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -118,12 +125,7 @@ test("fine-tune from a registry version and from a hub model: their own weights 
     runtime: "pytorch",
     config: { epochs: 30, batch_size: 16, learning_rate: 0.02 },
   });
-  await expect
-    .poll(async () => (await apiJson(request, baseURL, "GET", `/api/v1/training/jobs/${job.id}`)).state, {
-      timeout: 180_000,
-      intervals: [1000],
-    })
-    .toBe("succeeded");
+  await waitForJob(request, baseURL, job.id, 180_000);
   const model = await apiJson(request, baseURL, "POST", "/api/v1/models", { name: "iris-base" });
   const version = await apiJson(request, baseURL, "POST", `/api/v1/models/${model.id}/versions`, {
     job_id: job.id,
@@ -171,12 +173,7 @@ test("fine-tune from a registry version and from a hub model: their own weights 
     runtime: "tfjs",
     config: { epochs: 2 },
   });
-  await expect
-    .poll(async () => (await apiJson(request, baseURL, "GET", `/api/v1/training/jobs/${tfjs.id}`)).state, {
-      timeout: 120_000,
-      intervals: [1000],
-    })
-    .toBe("succeeded");
+  await waitForJob(request, baseURL, tfjs.id, 120_000);
   const v2 = await apiJson(request, baseURL, "POST", `/api/v1/models/${model.id}/versions`, {
     job_id: tfjs.id,
   });

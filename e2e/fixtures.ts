@@ -35,6 +35,16 @@ export async function apiJson(
   return res.json();
 }
 
+/** Waits (polling the API, as the studio would) until a training job has succeeded. */
+export async function waitForJob(request: APIRequestContext, baseURL: string, id: string, timeout = 180_000) {
+  await expect
+    .poll(async () => (await apiJson(request, baseURL, "GET", `/api/v1/training/jobs/${id}`)).state, {
+      timeout,
+      intervals: [1000],
+    })
+    .toBe("succeeded");
+}
+
 /** Creates a project for the signed-in user of `context` (body as in POST /api/v1/projects). */
 export function createProject(
   context: BrowserContext,

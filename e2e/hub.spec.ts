@@ -1,17 +1,14 @@
-import { type APIRequestContext, expect, test } from "@playwright/test";
-import { apiJson, createProject, expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
+import { expect, test } from "@playwright/test";
+import {
+  apiJson,
+  createProject,
+  expectAccessible,
+  screenshotBothThemes,
+  signUpViaApi,
+  waitForJob,
+} from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
-
-/** Waits (polling the API, as the studio would) until a job has succeeded. */
-async function waitForJob(request: APIRequestContext, baseURL: string, id: string) {
-  await expect
-    .poll(async () => (await apiJson(request, baseURL, "GET", `/api/v1/training/jobs/${id}`)).state, {
-      timeout: 180_000,
-      intervals: [1000],
-    })
-    .toBe("succeeded");
-}
 
 /** A word no other model carries, so the search finds this test's model only. */
 function uniqueWord(): string {

@@ -1,18 +1,15 @@
 import { createHash } from "node:crypto";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { apiJson, createProject, expectAccessible, screenshotBothThemes, signUpViaApi } from "./fixtures";
+import { expect, type Page, test } from "@playwright/test";
+import {
+  apiJson,
+  createProject,
+  expectAccessible,
+  screenshotBothThemes,
+  signUpViaApi,
+  waitForJob,
+} from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
-
-/** Waits (polling the API, as the studio would) until a job has succeeded. */
-async function waitForJob(request: APIRequestContext, baseURL: string, id: string) {
-  await expect
-    .poll(async () => (await apiJson(request, baseURL, "GET", `/api/v1/training/jobs/${id}`)).state, {
-      timeout: 180_000,
-      intervals: [1000],
-    })
-    .toBe("succeeded");
-}
 
 /** The versions table's row of v1 (by its link, not by text: ids could contain "v1"). */
 function v1Row(page: Page) {

@@ -11,7 +11,6 @@
  */
 // Zod's OpenAPI extension before any schema is built (the app's route schemas call .openapi()).
 import "@hono/zod-openapi";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -19,19 +18,18 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ArchitectureGraph } from "@/lib/ml/graph-types";
 import { getDb } from "@/lib/server/db/client";
 import { users } from "@/lib/server/db/schema";
 import { ensureInProcessRunner } from "@/lib/server/jobs/runner";
 import { moduleNames } from "@/lib/server/services/training/fine-tune-args";
 import { getJobRow } from "@/lib/server/services/training/job-rows";
-import { startDatasetTestApp, upload } from "../api/datasets-helpers";
+import { startDatasetTestApp } from "../api/datasets-helpers";
 import { irisGraph } from "../api/training-fixtures";
 import { call, signUpWithKey } from "../helpers";
+import { fineTuneClient, type Json, python } from "./fine-tune-fixtures";
 import { config, models } from "./training-fixtures";
 
 process.env.RATE_LIMIT_PER_MINUTE = "100000";
-const PYTHON = "/usr/bin/python3";
 const { app } = await startDatasetTestApp("layerline-fine-tune-models-blobs");
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-fine-tune-models-"));
 const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
@@ -42,7 +40,6 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-type Json = Record<string, unknown>;
 interface User {
   id: string;
   key: string;
@@ -55,70 +52,9 @@ let baseJob: Json;
 let digits04 = "";
 let headId = "";
 
-async function waitForJob(key: string, jobId: string, timeoutMs = 170_000): Promise<Json> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await call(app, "GET", `/api/v1/training/jobs/${jobId}`, { key });
-    expect(r.status, r.text).toBe(200);
-    if (["succeeded", "failed", "cancelled", "timed_out"].includes(r.json.state)) {
-      expect(r.json.state, r.json.reason ?? "").toBe("succeeded");
-      return r.json;
-    }
-    if (Date.now() > until) throw new Error(`job ${jobId} still ${r.json.state}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function train(key: string, name: string, graph: ArchitectureGraph, dataset: string, runtime: string) {
-  const cfg = config({ epochs: 8, batch_size: 32, learning_rate: 0.003 });
-  const project = await call(app, "POST", "/api/v1/projects", {
-    key,
-    body: { name, graph, training_config: cfg },
-  });
-  expect(project.status, project.text).toBe(201);
-  const job = await call(app, "POST", "/api/v1/training/jobs", {
-    key,
-    body: { project_id: project.json.id, dataset_id: dataset, runtime },
-  });
-  expect(job.status, job.text).toBe(201);
-  return waitForJob(key, job.json.id);
-}
-
-async function startRun(key: string, body: Json): Promise<Json> {
-  const r = await call(app, "POST", "/api/v1/training/foundation-runs", { key, body });
-  expect(r.status, r.text).toBe(201);
-  await waitForJob(key, r.json.id);
-  const got = await call(app, "GET", `/api/v1/training/foundation-runs/${r.json.id}`, { key });
-  expect(got.status, got.text).toBe(200);
-  return got.json;
-}
-
-async function download(key: string, url: string, file: string): Promise<string> {
-  const r = await app.request(url, { headers: { Host: "localhost", Authorization: `Bearer ${key}` } });
-  expect(r.status, url).toBe(200);
-  fs.writeFileSync(file, Buffer.from(await r.arrayBuffer()));
-  return file;
-}
-
-function python(script: string, ...args: string[]): string {
-  const r = spawnSync(PYTHON, ["-c", script, ...args], { encoding: "utf8", timeout: 60_000 });
-  expect(r.status, r.stderr).toBe(0);
-  return r.stdout;
-}
-
-async function uploadDigits(key: string, name: string, keep: (digit: string) => boolean): Promise<string> {
-  const [header, ...rows] = fs.readFileSync("data/builtin/digits.csv", "utf8").trim().split("\n");
-  const csv = [header, ...rows.filter((r) => keep(r.slice(r.lastIndexOf(",") + 1)))].join("\n");
-  const ds = await upload(app, key, csv, name);
-  expect(ds.status, ds.text).toBe(201);
-  const id = ds.json.dataset.id as string;
-  const roles = await call(app, "PATCH", `/api/v1/datasets/${id}/roles`, {
-    key,
-    body: { roles: { digit: "target" } },
-  });
-  expect(roles.status, roles.text).toBe(200);
-  return id;
-}
+const ownerApi = fineTuneClient(app, () => owner.key);
+const otherApi = fineTuneClient(app, () => other.key);
+const trainConfig = config({ epochs: 8, batch_size: 32, learning_rate: 0.003 });
 
 /** The loss train.py measured on the validation split with the base weights, before any step. */
 async function initialValLoss(key: string, runId: string): Promise<number> {
@@ -136,13 +72,13 @@ beforeAll(async () => {
   owner = { id: a.user.id, key: a.key, username: a.user.username };
   other = { id: b.user.id, key: b.key, username: b.user.username };
   await ensureInProcessRunner();
-  digits04 = await uploadDigits(owner.key, "digits-0-4.csv", (d) => Number(d) <= 4);
+  digits04 = await ownerApi.uploadDigits("digits-0-4.csv", (d) => Number(d) <= 4);
   const graph = models.digitsCnn();
   const head = graph.nodes.filter((n) => n.type === "Dense").at(-1);
   if (!head) throw new Error("no head");
   head.params = { ...head.params, units: 5 };
   headId = head.id;
-  baseJob = await train(owner.key, "Digits 0–4 CNN", graph, digits04, "pytorch");
+  baseJob = await ownerApi.trainFromScratch("Digits 0–4 CNN", graph, trainConfig, digits04);
 }, 300_000);
 
 describe("registry versions and hub models as base models", () => {
@@ -201,7 +137,7 @@ describe("registry versions and hub models as base models", () => {
     expect(estimate.json.params).toBe(base.json.parameter_count);
 
     // Same dataset, same labels: the head is kept and the run starts exactly where the job ended.
-    const run = await startRun(owner.key, {
+    const run = await ownerApi.startRun({
       base_model_id: versionId,
       dataset_id: digits04,
       config: { epochs: 1, learning_rate: 0.0003 },
@@ -242,8 +178,8 @@ describe("registry versions and hub models as base models", () => {
     });
 
     // Another account's own digits 5–9: new labels, so the head is replaced; the rest stays frozen.
-    const digits59 = await uploadDigits(other.key, "digits-5-9.csv", (d) => Number(d) >= 5);
-    const run = await startRun(other.key, {
+    const digits59 = await otherApi.uploadDigits("digits-5-9.csv", (d) => Number(d) >= 5);
+    const run = await otherApi.startRun({
       base_model_id: hubId,
       dataset_id: digits59,
       config: { epochs: 8, learning_rate: 0.01 },
@@ -263,9 +199,8 @@ describe("registry versions and hub models as base models", () => {
       body: { file_id: weightsFile.id },
     });
     expect(link.status, link.text).toBe(200);
-    const baseFile = await download(other.key, link.json.url, path.join(root, "hub-weights.pt"));
-    const tunedFile = await download(
-      other.key,
+    const baseFile = await otherApi.download(link.json.url, path.join(root, "hub-weights.pt"));
+    const tunedFile = await otherApi.download(
       `/api/v1/training/jobs/${run.id}/artifact/weights.pt`,
       path.join(root, "tuned-weights.pt"),
     );
@@ -310,7 +245,13 @@ describe("registry versions and hub models as base models", () => {
   }, 300_000);
 
   it("a model without PyTorch weights is refused with the reason (409)", async () => {
-    const job = await train(owner.key, "Iris on TF.js", irisGraph, "builtin-iris", "tfjs");
+    const job = await ownerApi.trainFromScratch(
+      "Iris on TF.js",
+      irisGraph,
+      trainConfig,
+      "builtin-iris",
+      "tfjs",
+    );
     const model = await call(app, "POST", "/api/v1/models", { key: owner.key, body: { name: "iris-tfjs" } });
     const pushed = await call(app, "POST", `/api/v1/models/${model.json.id}/versions`, {
       key: owner.key,

@@ -12,7 +12,6 @@
  */
 // Zod's OpenAPI extension before any schema is built (the app's route schemas call .openapi()).
 import "@hono/zod-openapi";
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -21,7 +20,7 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BaseModelCatalog, BaseModelEntry } from "@/lib/ml/catalog/types";
-import type { ArchitectureGraph, TrainingConfig } from "@/lib/ml/graph-types";
+import type { ArchitectureGraph } from "@/lib/ml/graph-types";
 import { getDb } from "@/lib/server/db/client";
 import { ensureInProcessRunner } from "@/lib/server/jobs/runner";
 import {
@@ -35,10 +34,10 @@ import { moduleNames } from "@/lib/server/services/training/fine-tune-args";
 import { getJobRow } from "@/lib/server/services/training/job-rows";
 import { startDatasetTestApp, upload } from "../api/datasets-helpers";
 import { call, signUpWithKey } from "../helpers";
+import { digitsCsv, fineTuneClient, type Json, python } from "./fine-tune-fixtures";
 import { config, models, runJob, startReceiver } from "./training-fixtures";
 
 process.env.RATE_LIMIT_PER_MINUTE = "100000";
-const PYTHON = "/usr/bin/python3";
 const { app } = await startDatasetTestApp("layerline-fine-tune-blobs");
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-fine-tune-"));
 const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
@@ -63,56 +62,7 @@ const DIGITS = { datasetId: "builtin-digits", datasetVersionId: "builtin-digits-
 /** The user's own table of the digits 5–9 only (uploaded: a label set the base model never saw). */
 let digits59 = "";
 
-type Json = Record<string, unknown>;
-
-async function waitForJob(jobId: string, timeoutMs = 170_000): Promise<Json> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await call(app, "GET", `/api/v1/training/jobs/${jobId}`, { key });
-    expect(r.status, r.text).toBe(200);
-    if (["succeeded", "failed", "cancelled", "timed_out"].includes(r.json.state)) {
-      expect(r.json.state, r.json.reason ?? "").toBe("succeeded");
-      return r.json;
-    }
-    if (Date.now() > until) throw new Error(`job ${jobId} still ${r.json.state}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function trainFromScratch(
-  name: string,
-  graph: ArchitectureGraph,
-  cfg: TrainingConfig,
-  dataset: string,
-) {
-  const project = await call(app, "POST", "/api/v1/projects", {
-    key,
-    body: { name, graph, training_config: cfg },
-  });
-  expect(project.status, project.text).toBe(201);
-  const job = await call(app, "POST", "/api/v1/training/jobs", {
-    key,
-    body: { project_id: project.json.id, dataset_id: dataset, runtime: "pytorch" },
-  });
-  expect(job.status, job.text).toBe(201);
-  return waitForJob(job.json.id);
-}
-
-async function startRun(body: Json): Promise<Json> {
-  const r = await call(app, "POST", "/api/v1/training/foundation-runs", { key, body });
-  expect(r.status, r.text).toBe(201);
-  await waitForJob(r.json.id);
-  const got = await call(app, "GET", `/api/v1/training/foundation-runs/${r.json.id}`, { key });
-  expect(got.status, got.text).toBe(200);
-  return got.json;
-}
-
-async function download(url: string, file: string): Promise<string> {
-  const r = await app.request(url, { headers: { Host: "localhost", Authorization: `Bearer ${key}` } });
-  expect(r.status).toBe(200);
-  fs.writeFileSync(file, Buffer.from(await r.arrayBuffer()));
-  return file;
-}
+const { trainFromScratch, startRun, download, uploadDigits } = fineTuneClient(app, () => key);
 
 /** The job's latest checkpoint file (its epoch's weights). */
 async function lastCheckpoint(jobId: string, file: string, best = false): Promise<string> {
@@ -123,12 +73,6 @@ async function lastCheckpoint(jobId: string, file: string, best = false): Promis
   const chosen = items.at(-1);
   if (!chosen) throw new Error(`no checkpoint for ${jobId}`);
   return download(`/api/v1/training/jobs/${jobId}/checkpoints/${chosen.id}/download`, file);
-}
-
-function python(script: string, ...args: string[]): string {
-  const r = spawnSync(PYTHON, ["-c", script, ...args], { encoding: "utf8", timeout: 60_000 });
-  expect(r.status, r.stderr).toBe(0);
-  return r.stdout;
 }
 
 /** A base model pretrained here by an ordinary job, saved as a plain state_dict in `dir`. */
@@ -166,23 +110,6 @@ async function pretrain(
     },
     built_with: { script: "tests/training/fine-tune.test.ts", seed: spec.config.seed, torch: "1.13" },
   };
-}
-
-function digitsCsv(keep: (digit: string) => boolean): string {
-  const [header, ...rows] = fs.readFileSync("data/builtin/digits.csv", "utf8").trim().split("\n");
-  return [header, ...rows.filter((r) => keep(r.slice(r.lastIndexOf(",") + 1)))].join("\n");
-}
-
-async function uploadDigits(name: string, keep: (digit: string) => boolean): Promise<string> {
-  const ds = await upload(app, key, digitsCsv(keep), name);
-  expect(ds.status, ds.text).toBe(201);
-  const id = ds.json.dataset.id as string;
-  const roles = await call(app, "PATCH", `/api/v1/datasets/${id}/roles`, {
-    key,
-    body: { roles: { digit: "target" } },
-  });
-  expect(roles.status, roles.text).toBe(200);
-  return id;
 }
 
 beforeAll(async () => {
