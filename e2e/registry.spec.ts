@@ -178,7 +178,7 @@ test("push the Iris model to the registry, check its artifacts, follow its linea
   await expect(v1Row(page).getByTestId("alias-chip")).toHaveCount(0);
 
   // Back on v1: deploy it, see the key once, open its console.
-  await v1Row(page).getByRole("link", { name: "v1" }).click();
+  await v1Row(page).getByRole("link", { name: "v1", exact: true }).click();
   await expect(page.getByTestId("version-panel").getByRole("heading", { name: "iris-mlp v1" })).toBeVisible();
   await page.getByTestId("version-panel").getByRole("button", { name: "Deploy", exact: true }).click();
   const deploy = page.getByRole("dialog", { name: "Deploy iris-mlp v1" });
