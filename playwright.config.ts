@@ -30,7 +30,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf ${DATA_DIR} && npx tsx scripts/server.ts`,
+    command: `rm -rf ${DATA_DIR} && node --max-semi-space-size=32 --import tsx scripts/server.ts`,
     url: `http://localhost:${PORT}/health`,
     timeout: 60_000,
     reuseExistingServer: false,

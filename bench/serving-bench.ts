@@ -38,6 +38,10 @@ process.env.BLOB_DIR = blobDir;
 const databaseUrl = process.env.BENCH_DATABASE_URL;
 setDb(await openDb(databaseUrl ? { kind: "postgres", url: databaseUrl } : { kind: "pglite-memory" }));
 console.log(`database: ${databaseUrl ? "PostgreSQL server" : "embedded (PGlite, in memory)"}`);
+const semiSpace = process.execArgv.find((a) => a.startsWith("--max-semi-space-size"));
+console.log(
+  `young generation: ${semiSpace ?? "Node's default (run as npm start does: node --max-semi-space-size=32 --import tsx …)"}`,
+);
 const app = createApp();
 let baseUrl = "";
 const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
