@@ -7,6 +7,7 @@ import { useState } from "react";
 import { ProblemAlert } from "@/components/deployments/problem-alert";
 import { useNow } from "@/components/training/use-now";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LIST_ROW, ListTable } from "@/components/ui/list-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { $api } from "@/lib/api/client";
@@ -47,81 +48,56 @@ export function AuditsPage() {
         </EmptyState>
       ) : data ? (
         <div className="space-y-3">
-          <div className="overflow-x-auto rounded-lg border border-border bg-panel">
-            <table className="w-full min-w-[760px] table-fixed text-sm">
-              <caption className="sr-only">Audits</caption>
-              <colgroup>
-                <col />
-                <col className="w-28" />
-                <col className="w-72" />
-                <col className="w-28" />
-                <col className="w-32" />
-              </colgroup>
-              <thead>
-                <tr className="border-b border-border bg-panel-2/60 text-left text-xs text-muted">
-                  <th scope="col" className="px-4 py-2 font-medium">
-                    Audit
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    State
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Workloads
-                  </th>
-                  <th
-                    scope="col"
-                    className="px-3 py-2 text-right font-medium"
-                    title="The best candidate's savings on its workload"
+          <ListTable
+            caption="Audits"
+            columns={[
+              { header: "Audit" },
+              { header: "State", width: "w-28" },
+              { header: "Workloads", width: "w-72" },
+              {
+                header: "Best savings",
+                width: "w-28",
+                align: "right",
+                title: "The best candidate's savings on its workload",
+              },
+              { header: "Created", width: "w-32", align: "right" },
+            ]}
+          >
+            {data.items.map((a) => (
+              <tr key={a.id} className={LIST_ROW} data-testid="audit-row">
+                <td className="px-4 py-2.5">
+                  <Link
+                    href={`/audits/${a.id}`}
+                    className="block truncate font-medium text-fg hover:text-accent hover:underline"
                   >
-                    Best savings
-                  </th>
-                  <th scope="col" className="px-4 py-2 text-right font-medium">
-                    Created
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((a) => (
-                  <tr
-                    key={a.id}
-                    className="border-t border-border first:border-t-0 hover:bg-panel-2/50"
-                    data-testid="audit-row"
-                  >
-                    <td className="px-4 py-2.5">
-                      <Link
-                        href={`/audits/${a.id}`}
-                        className="block truncate font-medium text-fg hover:text-accent hover:underline"
-                      >
-                        {a.name}
-                      </Link>
-                      <span className="block truncate text-xs text-muted">{a.source || "–"}</span>
-                    </td>
-                    <td className="px-3 py-2.5">
-                      <AuditStateBadge state={a.state} />
-                    </td>
-                    <td className="px-3 py-2.5">
-                      <span className="block truncate" title={a.workloads.map((w) => w.name).join(", ")}>
-                        {a.workloads.length} · {a.workloads.map((w) => `${w.model} (${w.task})`).join(", ")}
-                      </span>
-                      <span className="block text-xs text-muted">
-                        {a.workloads.reduce((s, w) => s + w.current.calls, 0)} calls · {a.candidate_count}{" "}
-                        candidate
-                        {a.candidate_count === 1 ? "" : "s"}
-                      </span>
-                    </td>
-                    <td className="px-3 py-2.5 text-right font-mono tabular-nums">
-                      {pct(a.best_savings_percent)}
-                    </td>
-                    <td className="whitespace-nowrap px-4 py-2.5 text-right text-muted">
-                      <time dateTime={a.created_at} title={new Date(a.created_at).toLocaleString()}>
-                        {formatAgo(a.created_at, now)}
-                      </time>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    {a.name}
+                  </Link>
+                  <span className="block truncate text-xs text-muted">{a.source || "–"}</span>
+                </td>
+                <td className="px-3 py-2.5">
+                  <AuditStateBadge state={a.state} />
+                </td>
+                <td className="px-3 py-2.5">
+                  <span className="block truncate" title={a.workloads.map((w) => w.name).join(", ")}>
+                    {a.workloads.length} · {a.workloads.map((w) => `${w.model} (${w.task})`).join(", ")}
+                  </span>
+                  <span className="block text-xs text-muted">
+                    {a.workloads.reduce((s, w) => s + w.current.calls, 0)} calls · {a.candidate_count}{" "}
+                    candidate
+                    {a.candidate_count === 1 ? "" : "s"}
+                  </span>
+                </td>
+                <td className="px-3 py-2.5 text-right font-mono tabular-nums">
+                  {pct(a.best_savings_percent)}
+                </td>
+                <td className="whitespace-nowrap px-4 py-2.5 text-right text-muted">
+                  <time dateTime={a.created_at} title={new Date(a.created_at).toLocaleString()}>
+                    {formatAgo(a.created_at, now)}
+                  </time>
+                </td>
+              </tr>
+            ))}
+          </ListTable>
           <Pager data={data} noun="audit" onPage={setPage} />
         </div>
       ) : null}

@@ -7,11 +7,11 @@ import { type ReactNode, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { type TabDef, Tabs } from "@/components/ui/tabs";
 import { $api, ApiError } from "@/lib/api/client";
 import { ColumnsTab } from "./columns-tab";
 import { DataTab } from "./data-tab";
 import { DatasetHeader } from "./dataset-header";
-import { DatasetTabs, type TabDef } from "./dataset-tabs";
 import { DownloadTab } from "./download-tab";
 import { errorMessage } from "./error-message";
 import { PiiTab } from "./pii-tab";
@@ -182,7 +182,9 @@ export function DatasetPage({ id }: { id: string }) {
           </button>
         </div>
       ) : null}
-      <DatasetTabs
+      <Tabs
+        label="Dataset views"
+        className="-mx-1 mb-5 px-1"
         tabs={tabs}
         active={tab}
         onChange={(k) => setParams({ tab: k === "data" ? null : k })}

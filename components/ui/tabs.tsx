@@ -1,7 +1,7 @@
 "use client";
 
 import { type KeyboardEvent, type ReactNode, useRef } from "react";
-import { cn } from "@/components/ui/cn";
+import { cn } from "./cn";
 
 export interface TabDef<K extends string> {
   key: K;
@@ -11,17 +11,26 @@ export interface TabDef<K extends string> {
   badge?: ReactNode;
 }
 
-/** ARIA tabs (arrow keys, Home and End move between them); the panel is rendered by the caller. */
-export function DatasetTabs<K extends string>({
+/**
+ * ARIA tabs (arrow keys, Home and End move between them); the caller renders the panel, with the
+ * id `<idPrefix>-panel-<key>` and `aria-labelledby` `<idPrefix>-tab-<key>`.
+ */
+export function Tabs<K extends string>({
   tabs,
   active,
   onChange,
   idPrefix,
+  label,
+  className,
 }: {
-  tabs: TabDef<K>[];
+  tabs: readonly TabDef<K>[];
   active: K;
   onChange: (key: K) => void;
   idPrefix: string;
+  /** The tab list's accessible name, e.g. "Dataset views". */
+  label: string;
+  /** Spacing of the tab list in its page. */
+  className?: string;
 }) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const onKeyDown = (e: KeyboardEvent, index: number) => {
@@ -48,8 +57,8 @@ export function DatasetTabs<K extends string>({
   return (
     <div
       role="tablist"
-      aria-label="Dataset views"
-      className="-mx-1 mb-5 flex gap-1 overflow-x-auto border-b border-border px-1"
+      aria-label={label}
+      className={cn("flex gap-1 overflow-x-auto border-b border-border", className)}
     >
       {tabs.map((t, i) => {
         const selected = t.key === active;
