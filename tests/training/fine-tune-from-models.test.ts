@@ -272,6 +272,15 @@ describe("registry versions and hub models as base models", () => {
       body: { base_model_id: versionId, dataset_id: "builtin-iris" },
     });
     expect(run.status).toBe(409);
+    const estimate = await call(app, "POST", "/api/v1/training/estimate-resources", {
+      key: owner.key,
+      body: { base_model_id: versionId, dataset_id: "builtin-iris" },
+    });
+    expect(estimate.status).toBe(409);
+    const fit = await call(app, "GET", `/api/v1/training/dataset-fit?base_model_id=${versionId}`, {
+      key: owner.key,
+    });
+    expect(fit.status).toBe(409);
     expect(run.json.detail).toContain("TF.js");
     expect(
       (await call(app, "GET", "/api/v1/foundation-catalog/mv_doesnotexist", { key: owner.key })).status,

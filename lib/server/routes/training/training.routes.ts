@@ -367,7 +367,7 @@ export const listDatasetFit = createRoute({
   request: { query: datasetFitQuerySchema },
   responses: {
     200: jsonContent(datasetFitListSchema, "Every dataset with its verdict"),
-    ...errors(401, 403, 404, 422),
+    ...errors(401, 403, 404, 409, 422),
   },
 });
 
@@ -411,5 +411,5 @@ export const estimateTrainingResources = createRoute({
     "Parameters, FLOPs, memory, and wall time and credits on this service's runners, before a job starts",
   ...auth,
   request: { body: jsonBody(estimateBodySchema) },
-  responses: { 200: jsonContent(estimateSchema, "The estimate"), ...errors(400, 401, 403, 404, 422) },
+  responses: { 200: jsonContent(estimateSchema, "The estimate"), ...errors(400, 401, 403, 404, 409, 422) },
 });
