@@ -6,8 +6,9 @@
  * in-process runner and PyTorch, as in fine-tune.test.ts.
  *
  * Measured proof that the weights are the ones used: a run on the base job's own dataset starts at
- * the base job's best validation loss (same split, same encoding, same weights); with freeze=base
- * every non-head tensor of the run's checkpoint equals the hub model's weights.pt.
+ * the base job's best validation loss (same split, same encoding, same weights), for a CNN and for a
+ * character language model (whose vocabulary is kept); with freeze=base every non-head tensor of the
+ * run's weights equals the hub model's weights.pt.
  */
 // Zod's OpenAPI extension before any schema is built (the app's route schemas call .openapi()).
 import "@hono/zod-openapi";
@@ -242,6 +243,43 @@ describe("registry versions and hub models as base models", () => {
       body: { base_model_id: hubId, dataset_id: digits59 },
     });
     expect(refused.status).toBe(404);
+  }, 300_000);
+
+  it("a language model from the registry keeps its vocabulary and starts from its own weights", async () => {
+    const lmJob = await ownerApi.trainFromScratch(
+      "Char LSTM",
+      models.charLstm(96),
+      config({ epochs: 6, batch_size: 64, learning_rate: 0.01 }),
+      "builtin-declaration",
+    );
+    const row = await getJobRow(await getDb(), lmJob.id as string);
+    const tokens = row?.preprocessing?.steps.find((st) => st.kind === "char_tokens");
+    if (!tokens || !("vocabulary" in tokens)) throw new Error("no vocabulary");
+    const model = await call(app, "POST", "/api/v1/models", { key: owner.key, body: { name: "char-lstm" } });
+    const pushed = await call(app, "POST", `/api/v1/models/${model.json.id}/versions`, {
+      key: owner.key,
+      body: { job_id: lmJob.id },
+    });
+    expect(pushed.status, pushed.text).toBe(201);
+    const versionId = pushed.json.id as string;
+    await call(app, "POST", `/api/v1/model-versions/${versionId}/finalize`, { key: owner.key });
+    const base = await call(app, "GET", `/api/v1/foundation-catalog/${versionId}`, { key: owner.key });
+    expect(base.status, base.text).toBe(200);
+    expect(base.json).toMatchObject({ task: "language_modeling", head: [], labels: null });
+    expect(base.json.vocab).toEqual(tokens.vocabulary);
+
+    const run = await ownerApi.startRun({
+      base_model_id: versionId,
+      dataset_id: "builtin-declaration",
+      config: { epochs: 1, learning_rate: 0.0001 },
+    });
+    expect(run.fine_tune).toMatchObject({ vocabulary_size: tokens.vocabulary.length });
+    const start = await initialValLoss(owner.key, run.id as string);
+    const best = (lmJob.metrics as Record<string, number>).val_loss;
+    console.info(
+      `registry LM base: job's best val_loss ${best.toFixed(5)}, run's before its first step ${start.toFixed(5)}`,
+    );
+    expect(start).toBeCloseTo(best, 4);
   }, 300_000);
 
   it("a model without PyTorch weights is refused with the reason (409)", async () => {

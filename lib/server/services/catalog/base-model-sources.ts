@@ -150,7 +150,9 @@ export function derivedEntry(d: DerivedInput): BaseModelEntry {
     params: analyzeGraph(d.graph).totalParams,
     ...describeIO(m, task),
     features: task === "language_modeling" ? null : m.input_features.map((f) => f.name),
-    labels: m.output.kind === "labels" && m.output.labels ? m.output.labels : null,
+    // A language model's output labels are its vocabulary: that is `vocab`, not classes.
+    labels:
+      task !== "language_modeling" && m.output.kind === "labels" && m.output.labels ? m.output.labels : null,
     vocab: vocabStep ? vocabStep.vocabulary : null,
     head: task === "language_modeling" ? [] : headOf(d.graph),
     license: d.license,
