@@ -6,6 +6,7 @@ import {
   expectAccessible,
   screenshotBothThemes,
   signUpViaApi,
+  trainIrisJob,
   waitForJob,
 } from "./fixtures";
 
@@ -35,14 +36,7 @@ test("deploy the Iris model from its job page, try it, rotate the key, pause and
   await expect(page.getByRole("heading", { name: "No deployments yet" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Go to training jobs" })).toHaveAttribute("href", "/training");
 
-  const project = await createProject(context, baseURL, { name: "Iris MLP", template: "mlp-classifier" });
-  const job = await apiJson(context.request, baseURL, "POST", "/api/v1/training/jobs", {
-    project_id: project.id,
-    dataset_id: "builtin-iris",
-    name: "Iris MLP",
-    config: { epochs: 30, batch_size: 16, learning_rate: 0.02 },
-  });
-  await waitForJob(context.request, baseURL, job.id);
+  const job = await trainIrisJob(context, baseURL);
 
   // Deploy from the job's page: a name (prefilled), then the key, shown once.
   await page.goto(`/training/${job.id}`);

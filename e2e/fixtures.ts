@@ -45,6 +45,19 @@ export async function waitForJob(request: APIRequestContext, baseURL: string, id
     .toBe("succeeded");
 }
 
+/** The Iris MLP template as a project, trained (30 epochs) until it has succeeded; returns the job. */
+export async function trainIrisJob(context: BrowserContext, baseURL: string): Promise<{ id: string }> {
+  const project = await createProject(context, baseURL, { name: "Iris MLP", template: "mlp-classifier" });
+  const job = await apiJson(context.request, baseURL, "POST", "/api/v1/training/jobs", {
+    project_id: project.id,
+    dataset_id: "builtin-iris",
+    name: "Iris MLP",
+    config: { epochs: 30, batch_size: 16, learning_rate: 0.02 },
+  });
+  await waitForJob(context.request, baseURL, job.id);
+  return job;
+}
+
 /** Creates a project for the signed-in user of `context` (body as in POST /api/v1/projects). */
 export function createProject(
   context: BrowserContext,

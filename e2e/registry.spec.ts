@@ -1,13 +1,6 @@
 import { createHash } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
-import {
-  apiJson,
-  createProject,
-  expectAccessible,
-  screenshotBothThemes,
-  signUpViaApi,
-  waitForJob,
-} from "./fixtures";
+import { apiJson, expectAccessible, screenshotBothThemes, signUpViaApi, trainIrisJob } from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -38,14 +31,7 @@ test("push the Iris model to the registry, check its artifacts, follow its linea
   await expectAccessible(page);
   await screenshotBothThemes(page, "registry-empty");
 
-  const project = await createProject(context, baseURL, { name: "Iris MLP", template: "mlp-classifier" });
-  const job = await apiJson(context.request, baseURL, "POST", "/api/v1/training/jobs", {
-    project_id: project.id,
-    dataset_id: "builtin-iris",
-    name: "Iris MLP",
-    config: { epochs: 30, batch_size: 16, learning_rate: 0.02 },
-  });
-  await waitForJob(context.request, baseURL, job.id);
+  const job = await trainIrisJob(context, baseURL);
 
   // Push from the job's page into a new model named after the project: pushed and finalized.
   await page.goto(`/training/${job.id}`);

@@ -309,6 +309,11 @@ export async function resolveBaseModel(db: Db, callerId: string, id: string): Pr
   throw new NotFoundError("Base model");
 }
 
+/** Refuses a curated base model whose weights file is missing or altered (checked once per process). */
+export async function verifyCatalogWeights(resolved: ResolvedBaseModel): Promise<void> {
+  if (resolved.weights.kind === "catalog") await baseModelWeightsFile(resolved.weights.entry);
+}
+
 /**
  * The base weights as a local file, checked against `sha256`: the catalog's file itself, or a copy
  * of the stored blob written to `file`.

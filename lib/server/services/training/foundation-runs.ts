@@ -22,7 +22,7 @@ import type { TrainingJobRow } from "../../db/schema";
 import { ConflictError, DomainError, NotFoundError, ValidationError } from "../../errors";
 import type { createFoundationRunBodySchema, foundationRunSchema } from "../../schemas/foundation-runs";
 import type { UserRow } from "../accounts";
-import { baseWeightsFile, resolveBaseModel } from "../catalog/base-model-sources";
+import { resolveBaseModel, verifyCatalogWeights } from "../catalog/base-model-sources";
 import { findBaseModel } from "../catalog/base-models";
 import { readableDataset, versionOf } from "../datasets/access";
 import { builtinVersionData } from "../datasets/builtin";
@@ -264,7 +264,7 @@ export async function createFoundationRun(
       "Fine-tuning runs need PyTorch, and this service's workers cannot import torch: they can only train from scratch (POST /training/jobs with runtime tfjs).",
     );
   // Refuses missing or altered catalog weights now rather than when the run starts.
-  if (resolved.weights.kind === "catalog") await baseWeightsFile(resolved, base.weights.sha256, "");
+  await verifyCatalogWeights(resolved);
   await assertHasCredits(db, user.id);
 
   const settings: FineTuneSettings = {
