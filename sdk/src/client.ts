@@ -11,6 +11,7 @@ import { LayerlineError, LayerlineNetworkError, parseRetryAfter } from "./errors
 import {
   backoffDelay,
   DEFAULT_RETRY,
+  fetchUnlessAborted,
   fetchWithRetry,
   isRetryableStatus,
   type RetryOptions,
@@ -146,7 +147,8 @@ export class Layerline {
           signal: request.signal,
         }),
       this.rawFetch,
-      this.retry,
+      // The caller's Request stays reachable here, so its signal does too (see fetchUnlessAborted).
+      { ...this.retry, signal: request.signal },
     );
   }
 
@@ -180,7 +182,11 @@ export class Layerline {
           duplex: "half",
         } as RequestInit),
       this.rawFetch,
-      { ...this.retry, ...(init.replaySafe !== undefined ? { replaySafe: init.replaySafe } : {}) },
+      {
+        ...this.retry,
+        signal: init.signal ?? null,
+        ...(init.replaySafe !== undefined ? { replaySafe: init.replaySafe } : {}),
+      },
     );
     if (!response.ok) throw await LayerlineError.from(response);
     return response;
@@ -237,7 +243,8 @@ export class Layerline {
       }
       let response: Response;
       try {
-        response = await this.rawFetch(
+        response = await fetchUnlessAborted(
+          this.rawFetch,
           new Request(this.url(url), {
             headers: {
               Accept: "text/event-stream",
@@ -245,6 +252,7 @@ export class Layerline {
             },
             signal: opts.signal,
           }),
+          opts.signal,
         );
       } catch (err) {
         if (opts.signal?.aborted) throw err;
@@ -272,7 +280,7 @@ export class Layerline {
       freshToken = false;
       let progressed = false;
       try {
-        for await (const event of parseEventStream(response.body)) {
+        for await (const event of parseEventStream(response.body, opts.signal)) {
           if (last !== null && event.id <= last) continue;
           last = event.id;
           progressed = true;

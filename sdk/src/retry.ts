@@ -72,6 +72,42 @@ export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
 }
 
 /**
+ * Fetches, rejecting with the signal's reason as soon as `signal` aborts (a response that arrives
+ * later has its body cancelled). A Request's own signal is not enough: Node's fetch may drop the
+ * link from a caller's signal to a Request built on it once that Request is garbage collected
+ * (nodejs/undici#3644), and the abort is then never seen.
+ */
+export function fetchUnlessAborted(
+  fetchImpl: (request: Request) => Promise<Response>,
+  request: Request,
+  signal: AbortSignal | null | undefined,
+): Promise<Response> {
+  if (!signal) return fetchImpl(request);
+  if (signal.aborted) return Promise.reject(signal.reason);
+  const pending = fetchImpl(request);
+  return new Promise<Response>((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason);
+      pending.then(
+        (late) => late.body?.cancel().catch(() => {}),
+        () => {},
+      );
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    pending.then(
+      (response) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(response);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+/**
  * Sends a request, retrying on 429 (after `Retry-After` when given), retryable 5xx and network
  * errors. `makeRequest` builds a fresh Request per attempt (a body can be read once), so every
  * attempt carries the same headers, Idempotency-Key included.
@@ -79,17 +115,18 @@ export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
 export async function fetchWithRetry(
   makeRequest: () => Request,
   fetchImpl: (request: Request) => Promise<Response>,
-  opts: RetryOptions & { replaySafe?: boolean },
+  opts: RetryOptions & { replaySafe?: boolean; signal?: AbortSignal | null },
 ): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
     const request = makeRequest();
+    const signal = opts.signal ?? request.signal;
     const last = attempt >= opts.maxAttempts;
     const replaySafe = opts.replaySafe ?? isReplaySafe(request);
     let response: Response;
     try {
-      response = await fetchImpl(request);
+      response = await fetchUnlessAborted(fetchImpl, request, signal);
     } catch (err) {
-      if (request.signal?.aborted) throw err;
+      if (signal?.aborted) throw err;
       if (last || !replaySafe) {
         throw new LayerlineNetworkError(
           `${request.method} ${request.url} failed: ${err instanceof Error ? err.message : String(err)}`,
@@ -98,7 +135,7 @@ export async function fetchWithRetry(
       }
       const delayMs = backoffDelay(attempt, opts);
       opts.onRetry?.({ attempt, delayMs, reason: "network error", method: request.method, url: request.url });
-      await sleep(delayMs, request.signal);
+      await sleep(delayMs, signal);
       continue;
     }
     if (last || !isRetryableStatus(response.status)) return response;
@@ -114,6 +151,6 @@ export async function fetchWithRetry(
       method: request.method,
       url: request.url,
     });
-    await sleep(delayMs, request.signal);
+    await sleep(delayMs, signal);
   }
 }

@@ -7,18 +7,29 @@ export interface ServerEvent<T = unknown> {
 
 /**
  * Parses a text/event-stream body into events (the WHATWG rules that Layerline streams use: `id`,
- * `event`, multi-line `data`, comments ignored). Events without data are skipped.
+ * `event`, multi-line `data`, comments ignored). Events without data are skipped. When `signal`
+ * aborts, the read stops and the generator throws its reason (watched here, not only through the
+ * fetch: see fetchUnlessAborted).
  */
-export async function* parseEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerEvent> {
+export async function* parseEventStream(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal | null,
+): AsyncGenerator<ServerEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   let id: string | null = null;
   let event = "message";
   let data: string[] = [];
+  const onAbort = () => {
+    reader.cancel(signal?.reason).catch(() => {});
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
   try {
     for (;;) {
+      signal?.throwIfAborted();
       const { done, value } = await reader.read();
+      signal?.throwIfAborted();
       if (done) return;
       buffer += decoder.decode(value, { stream: true });
       for (let nl = buffer.search(/\r\n|\r|\n/); nl >= 0; nl = buffer.search(/\r\n|\r|\n/)) {
@@ -50,6 +61,7 @@ export async function* parseEventStream(body: ReadableStream<Uint8Array>): Async
       }
     }
   } finally {
+    signal?.removeEventListener("abort", onAbort);
     await reader.cancel().catch(() => {});
   }
 }
