@@ -84,6 +84,9 @@ async function freezeTransitions(page: Page) {
 /** Fails on serious or critical accessibility violations (measured with transitions settled). */
 export async function expectAccessible(page: Page) {
   await freezeTransitions(page);
+  // A page's metadata streams in (and is re-sent on a refresh): check once its <title> is there, so a
+  // title that never comes still fails below, but one on its way does not.
+  await expect.poll(() => page.title(), { message: "the page has a <title>" }).not.toBe("");
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(
