@@ -187,4 +187,21 @@ test("fine-tune from a registry version and from a hub model: their own weights 
   await expect(page.getByRole("status").filter({ hasText: "iris-base" })).toContainText(
     "carries no PyTorch weights (weights.pt)",
   );
+
+  // The base models page lists the registry versions that can be base models: v1, not the TF.js v2.
+  await page.goto("/catalog");
+  await page.getByRole("button", { name: "Your registry" }).click();
+  const cards = page.getByTestId("base-model-card");
+  await expect(cards).toHaveCount(1);
+  await expect(cards).toContainText("iris-base v1");
+  await expect(cards.getByRole("link", { name: "Fine-tune" })).toHaveAttribute(
+    "href",
+    `/training/fine-tune?base=${version.id}`,
+  );
+  await expectAccessible(page);
+  await screenshotBothThemes(page, "catalog-registry");
+  // The wizard opened without a base offers it beside the curated models.
+  await page.goto("/training/fine-tune");
+  await expect(page.getByTestId(`base-model-${version.id}`)).toContainText("Your registry");
+  await expect(page.getByTestId(`base-model-${v2.id}`)).toHaveCount(0);
 });

@@ -4,28 +4,32 @@ import { errorMessage } from "@/components/training/error-message";
 import { $api } from "@/lib/api/client";
 
 /**
- * The wizard's base models: the curated catalog (GET /foundation-catalog), plus the model `?base=`
- * links to when it is not in it: one of the caller's registry versions or a hub model
- * (GET /foundation-catalog/{id}), listed first.
+ * The wizard's base models, in this order: the model `?base=` links to when it is in neither list
+ * (a hub model, or a registry version that cannot be a base: its reason is `linkedError`), the
+ * caller's registry versions that carry weights (GET /foundation-catalog?source=registry), then the
+ * curated catalog.
  */
 export function useBaseModels(linked: string | null) {
   const catalog = $api.useQuery("get", "/api/v1/foundation-catalog", { params: { query: { limit: 100 } } });
-  const inCatalog = catalog.data?.items.some((m) => m.id === linked) ?? false;
-  const wantLinked = linked !== null && catalog.isSuccess && !inCatalog;
+  const registry = $api.useQuery("get", "/api/v1/foundation-catalog", {
+    params: { query: { limit: 100, source: "registry" } },
+  });
+  const listed = [...(registry.data?.items ?? []), ...(catalog.data?.items ?? [])];
+  const inLists = listed.some((m) => m.id === linked);
+  const wantLinked = linked !== null && catalog.isSuccess && registry.isSuccess && !inLists;
   const one = $api.useQuery(
     "get",
     "/api/v1/foundation-catalog/{base_model_id}",
     { params: { path: { base_model_id: linked ?? "" } } },
     { enabled: wantLinked, retry: false },
   );
-  const items = catalog.data
-    ? [...(wantLinked && one.data ? [one.data] : []), ...catalog.data.items]
-    : undefined;
+  const loaded = catalog.data && registry.data;
+  const items = loaded ? [...(wantLinked && one.data ? [one.data] : []), ...listed] : undefined;
   return {
     items,
-    isPending: catalog.isPending || (wantLinked && one.isPending),
-    isSuccess: catalog.isSuccess && (!wantLinked || !one.isPending),
-    error: catalog.error,
+    isPending: catalog.isPending || registry.isPending || (wantLinked && one.isPending),
+    isSuccess: catalog.isSuccess && registry.isSuccess && (!wantLinked || !one.isPending),
+    error: catalog.error ?? registry.error,
     /** Why the linked model cannot be a base model (not found, no weights…), when it cannot. */
     linkedError: wantLinked && one.error ? errorMessage(one.error) : null,
   };

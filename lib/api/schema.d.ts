@@ -1842,7 +1842,7 @@ export interface paths {
         };
         /**
          * List curated base models for fine-tuning
-         * @description Models pretrained offline from data shipped with the service (reproducibly, seeded): architecture, parameter count, input and output, licence, training data with attribution, measured held-out figures and the SHA-256 of the weights. `task` filters.
+         * @description Models pretrained offline from data shipped with the service (reproducibly, seeded): architecture, parameter count, input and output, licence, training data with attribution, measured held-out figures and the SHA-256 of the weights. `task` filters. `source=registry` lists your own registry versions that can be base models instead, described the same way.
          */
         get: operations["listFoundationCatalog"];
         put?: never;
@@ -13335,6 +13335,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only base models for this task */
                 task?: components["schemas"]["BaseModelTask"] & unknown;
+                /** @description `catalog`: the curated base models. `registry`: your finalized registry model versions that carry PyTorch weights (weights.pt) and their architecture, newest first (hub models are reached by id). */
+                source?: "catalog" | "registry";
             };
             header?: never;
             path?: never;

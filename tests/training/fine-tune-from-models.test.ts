@@ -324,4 +324,46 @@ describe("registry versions and hub models as base models", () => {
       (await call(app, "GET", "/api/v1/foundation-catalog/mv_doesnotexist", { key: owner.key })).status,
     ).toBe(404);
   }, 200_000);
+
+  it("lists the caller's registry versions that can be base models (source=registry), newest first", async () => {
+    type Listed = {
+      items: { id: string; name: string; task: string; source: { kind: string } }[];
+      total: number;
+    };
+    const mine = await call(app, "GET", "/api/v1/foundation-catalog?source=registry", { key: owner.key });
+    expect(mine.status, mine.text).toBe(200);
+    const listed = mine.json as Listed;
+    // The CNN and the language model (pushed from PyTorch jobs); not the TF.js version, which has no weights.pt.
+    expect(listed.items.map((m) => m.name)).toEqual(["char-lstm v1", "digits-0-4 v1"]);
+    expect(listed.total).toBe(2);
+    expect(listed.items.every((m) => m.source.kind === "model_version" && m.id.startsWith("mv_"))).toBe(true);
+    // Each is described as GET /foundation-catalog/{id} describes it.
+    const one = await call(app, "GET", `/api/v1/foundation-catalog/${listed.items[1].id}`, {
+      key: owner.key,
+    });
+    expect(listed.items[1]).toEqual(one.json);
+    // The task filter and paging apply.
+    const images = await call(
+      app,
+      "GET",
+      "/api/v1/foundation-catalog?source=registry&task=image_classification",
+      {
+        key: owner.key,
+      },
+    );
+    expect((images.json as Listed).items.map((m) => m.name)).toEqual(["digits-0-4 v1"]);
+    const page2 = await call(app, "GET", "/api/v1/foundation-catalog?source=registry&limit=1&page=2", {
+      key: owner.key,
+    });
+    expect((page2.json as Listed).items.map((m) => m.name)).toEqual(["digits-0-4 v1"]);
+    // Another account's registry is its own (empty here); the default is still the curated catalog.
+    const theirs = await call(app, "GET", "/api/v1/foundation-catalog?source=registry", { key: other.key });
+    expect((theirs.json as Listed).total).toBe(0);
+    const curated = await call(app, "GET", "/api/v1/foundation-catalog", { key: owner.key });
+    expect((curated.json as Listed).items.length).toBeGreaterThan(0);
+    expect((curated.json as Listed).items.every((m) => m.source.kind === "catalog")).toBe(true);
+    expect(
+      (await call(app, "GET", "/api/v1/foundation-catalog?source=elsewhere", { key: owner.key })).status,
+    ).toBe(422);
+  });
 });

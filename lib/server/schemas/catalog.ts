@@ -19,6 +19,14 @@ export const baseModelTaskSchema = z.enum(BASE_MODEL_TASKS).openapi("BaseModelTa
 
 export const catalogQuerySchema = pageQuerySchema.extend({
   task: baseModelTaskSchema.optional().openapi({ description: "Only base models for this task" }),
+  source: z
+    .enum(["catalog", "registry"])
+    .default("catalog")
+    .openapi({
+      description:
+        "`catalog`: the curated base models. `registry`: your finalized registry model versions that carry " +
+        "PyTorch weights (weights.pt) and their architecture, newest first (hub models are reached by id).",
+    }),
 });
 
 export const baseModelParams = z.object({

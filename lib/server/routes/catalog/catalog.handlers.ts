@@ -4,8 +4,8 @@ import type { AppEnv } from "../../http/env";
 import { getBaseModel, listCatalog } from "../../services/catalog/views";
 import type * as r from "./catalog.routes";
 
-export const listFoundationCatalog: RouteHandler<typeof r.listFoundationCatalog, AppEnv> = (c) =>
-  c.json(listCatalog(c.req.valid("query")), 200);
+export const listFoundationCatalog: RouteHandler<typeof r.listFoundationCatalog, AppEnv> = async (c) =>
+  c.json(await listCatalog(c.get("db"), currentUser(c).id, c.req.valid("query")), 200);
 
 export const getFoundationCatalogModel: RouteHandler<typeof r.getFoundationCatalogModel, AppEnv> = async (
   c,

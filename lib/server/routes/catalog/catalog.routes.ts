@@ -21,7 +21,8 @@ export const listFoundationCatalog = createRoute({
   description:
     "Models pretrained offline from data shipped with the service (reproducibly, seeded): architecture, " +
     "parameter count, input and output, licence, training data with attribution, measured held-out figures " +
-    "and the SHA-256 of the weights. `task` filters.",
+    "and the SHA-256 of the weights. `task` filters. `source=registry` lists your own registry versions that " +
+    "can be base models instead, described the same way.",
   ...auth,
   request: { query: catalogQuerySchema },
   responses: { 200: jsonContent(baseModelListSchema, "The base models"), ...errors(401, 403, 422) },

@@ -17,14 +17,21 @@ import fs from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { BaseModelEntry, BaseModelTask } from "../../../ml/catalog/types";
 import { WEIGHTED_LAYER_TYPES } from "../../../ml/catalog/types";
 import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types";
 import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
-import { hubModelFiles, modelArtifacts, registeredModels, trainingJobs, users } from "../../db/schema";
+import {
+  hubModelFiles,
+  modelArtifacts,
+  modelVersions,
+  registeredModels,
+  trainingJobs,
+  users,
+} from "../../db/schema";
 import { ConflictError, NotFoundError } from "../../errors";
 import { openBlob, parseBlobKey, readBlob } from "../../storage/blob-store";
 import { findVisibleModel } from "../hub/access";
@@ -158,7 +165,9 @@ export function derivedEntry(d: DerivedInput): BaseModelEntry {
     license: d.license,
     training_data: {
       dataset_id: m.dataset_id ?? "unknown",
-      description: `The dataset it was trained on by ${d.producedBy}.`,
+      description: m.dataset_id
+        ? `Trained by ${d.producedBy} on dataset ${m.dataset_id}.`
+        : `The dataset it was trained on by ${d.producedBy}.`,
       attribution: "",
       rows,
     },
@@ -207,36 +216,25 @@ async function architectureOf(
   throw new ConflictError(`${what} does not record the architecture it was trained with.`);
 }
 
-async function fromModelVersion(db: Db, callerId: string, versionId: string): Promise<ResolvedBaseModel> {
-  const version = await findOwnedVersion(db, callerId, versionId);
-  const [model] = await db
-    .select({ id: registeredModels.id, name: registeredModels.name })
-    .from(registeredModels)
-    .where(eq(registeredModels.id, version.modelId))
-    .limit(1);
-  const what = `Version ${version.number} of “${model?.name ?? "the model"}”`;
-  if (version.state !== "ready")
-    throw new ConflictError(`${what} is not finalized; finalize it before fine-tuning from it.`);
-  const [weights] = await db
-    .select()
-    .from(modelArtifacts)
-    .where(
-      and(
-        eq(modelArtifacts.versionId, version.id),
-        eq(modelArtifacts.name, WEIGHTS_FILE),
-        eq(modelArtifacts.state, "complete"),
-      ),
-    )
-    .limit(1);
-  if (!weights?.blobKey) throw noWeights(what);
+type ModelVersionRow = typeof modelVersions.$inferSelect;
+type ModelArtifactRow = typeof modelArtifacts.$inferSelect;
+
+/** A ready version with its complete weights.pt, described as a base model (409 without an architecture). */
+async function versionAsBase(
+  db: Db,
+  callerId: string,
+  version: ModelVersionRow,
+  modelName: string,
+  weights: ModelArtifactRow & { blobKey: string },
+): Promise<ResolvedBaseModel> {
+  const what = `Version ${version.number} of “${modelName}”`;
   const manifest = parseManifest(version.artifactManifest, what);
   const arch = await architectureOf(db, callerId, manifest, version.jobId, what);
-  const name = `${model?.name ?? "model"} v${version.number}`;
   return {
     entry: derivedEntry({
       id: version.id,
-      name,
-      description: version.description || `Version ${version.number} of the registry model ${model?.name}.`,
+      name: `${modelName} v${version.number}`,
+      description: version.description || `Version ${version.number} of the registry model ${modelName}.`,
       license: "Your own model (registry)",
       ...arch,
       manifest,
@@ -246,11 +244,59 @@ async function fromModelVersion(db: Db, callerId: string, versionId: string): Pr
     source: {
       kind: "model_version",
       registry_model_id: version.modelId,
-      registry_model_name: model?.name ?? "",
+      registry_model_name: modelName,
       version: version.number,
     },
     weights: { kind: "blob", blobKey: weights.blobKey },
   };
+}
+
+const completeWeights = and(eq(modelArtifacts.name, WEIGHTS_FILE), eq(modelArtifacts.state, "complete"));
+
+async function fromModelVersion(db: Db, callerId: string, versionId: string): Promise<ResolvedBaseModel> {
+  const version = await findOwnedVersion(db, callerId, versionId);
+  const [model] = await db
+    .select({ id: registeredModels.id, name: registeredModels.name })
+    .from(registeredModels)
+    .where(eq(registeredModels.id, version.modelId))
+    .limit(1);
+  const modelName = model?.name ?? "the model";
+  const what = `Version ${version.number} of “${modelName}”`;
+  if (version.state !== "ready")
+    throw new ConflictError(`${what} is not finalized; finalize it before fine-tuning from it.`);
+  const [weights] = await db
+    .select()
+    .from(modelArtifacts)
+    .where(and(eq(modelArtifacts.versionId, version.id), completeWeights))
+    .limit(1);
+  if (!weights?.blobKey) throw noWeights(what);
+  return versionAsBase(db, callerId, version, modelName, { ...weights, blobKey: weights.blobKey });
+}
+
+/**
+ * Every finalized version of the caller's registry that is a base model (complete weights.pt and a
+ * known architecture), newest first. Versions without them are left out, not refused.
+ */
+export async function listRegistryBaseModels(db: Db, callerId: string): Promise<ResolvedBaseModel[]> {
+  const rows = await db
+    .select({ version: modelVersions, modelName: registeredModels.name, weights: modelArtifacts })
+    .from(modelVersions)
+    .innerJoin(registeredModels, eq(registeredModels.id, modelVersions.modelId))
+    .innerJoin(modelArtifacts, and(eq(modelArtifacts.versionId, modelVersions.id), completeWeights))
+    .where(and(eq(registeredModels.ownerId, callerId), eq(modelVersions.state, "ready")))
+    .orderBy(desc(modelVersions.createdAt), desc(modelVersions.id));
+  const bases: ResolvedBaseModel[] = [];
+  for (const { version, modelName, weights } of rows) {
+    if (!weights.blobKey) continue;
+    try {
+      bases.push(
+        await versionAsBase(db, callerId, version, modelName, { ...weights, blobKey: weights.blobKey }),
+      );
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+    }
+  }
+  return bases;
 }
 
 async function fromHubModel(db: Db, callerId: string, hubModelId: string): Promise<ResolvedBaseModel> {

@@ -3,7 +3,7 @@ import type { BaseModelEntry } from "../../../ml/catalog/types";
 import type { Db } from "../../db/client";
 import { paged } from "../../http/paging";
 import type { BaseModelView, CatalogQuery } from "../../schemas/catalog";
-import { type BaseModelSource, resolveBaseModel } from "./base-model-sources";
+import { type BaseModelSource, listRegistryBaseModels, resolveBaseModel } from "./base-model-sources";
 import { listBaseModels } from "./base-models";
 
 export function baseModelView(
@@ -41,14 +41,18 @@ export function baseModelView(
   };
 }
 
-export function listCatalog(q: CatalogQuery) {
-  const all = listBaseModels().filter((m) => q.task === undefined || m.task === q.task);
+/**
+ * The curated catalog (`source=catalog`, the default) or the caller's registry versions that are
+ * base models (`source=registry`), filtered by task and paged.
+ */
+export async function listCatalog(db: Db, callerId: string, q: CatalogQuery) {
+  const all =
+    q.source === "registry"
+      ? (await listRegistryBaseModels(db, callerId)).map((r) => baseModelView(r.entry, r.source))
+      : listBaseModels().map((m) => baseModelView(m));
+  const matching = all.filter((m) => q.task === undefined || m.task === q.task);
   const start = (q.page - 1) * q.limit;
-  return paged(
-    all.slice(start, start + q.limit).map((m) => baseModelView(m)),
-    all.length,
-    q,
-  );
+  return paged(matching.slice(start, start + q.limit), matching.length, q);
 }
 
 /** A catalog entry, or the caller's registry version or a visible hub model described as a base model. */
