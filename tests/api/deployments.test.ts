@@ -9,11 +9,13 @@ import "@/lib/server/app";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sequential } from "@/lib/ml/graph-builder";
-import { getDb } from "@/lib/server/db/client";
+import { getDb, openDb } from "@/lib/server/db/client";
 import { deployments } from "@/lib/server/db/schema";
+import { DEPLOYMENT_STREAM_POLL_MS, subscribeDeploymentEvents } from "@/lib/server/events/deployment-stream";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
 import {
   appendDeploymentEvents,
+  lastDeploymentEventSeq,
   listDeploymentEvents,
 } from "@/lib/server/services/deployments/deployment-events";
 import { KEY_CACHE_WINDOW_MS } from "@/lib/server/services/deployments/key-cache";
@@ -578,6 +580,40 @@ describe("deployment monitoring", () => {
     const last = await ending;
     expect(last.at(-1)).toMatchObject({ event: "status", data: { state: "deleted" } });
   });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "wakes a stream at once on another process's append (PostgreSQL LISTEN/NOTIFY)",
+    async () => {
+      const d = await deploy("listened");
+      const db = await getDb();
+      // Another server process: its own connections, and appends this process never hears of.
+      const other = await openDb({ kind: "postgres", url: process.env.TEST_DATABASE_URL ?? "" });
+      try {
+        const start = (await lastDeploymentEventSeq(db, d.json.id)) ?? 0;
+        const received = new Map<number, number>();
+        const unsubscribe = subscribeDeploymentEvents(db, d.json.id, start, (events) => {
+          for (const e of events) received.set(e.id, Date.now());
+        });
+        await new Promise((r) => setTimeout(r, 300));
+        const delays: number[] = [];
+        for (let i = 1; i <= 5; i++) {
+          const sent = Date.now();
+          await appendDeploymentEvents(other.db, d.json.id, [
+            { kind: "log", data: { message: `elsewhere ${i}` } },
+          ]);
+          await waitFor(`event ${start + i}`, 3000, async () => (received.has(start + i) ? true : null));
+          delays.push((received.get(start + i) ?? 0) - sent);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        unsubscribe();
+        // The poll alone (every DEPLOYMENT_STREAM_POLL_MS) would leave some of these waiting far longer.
+        expect(DEPLOYMENT_STREAM_POLL_MS).toBeGreaterThanOrEqual(1000);
+        expect(Math.max(...delays)).toBeLessThan(300);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it("rolls back to an earlier revision's model and settings", async () => {
     const d = await deploy("rollback");

@@ -1,17 +1,20 @@
 /**
  * A deployment's event stream (`status`, `request`, `log`, `revision`) over the one SSE writer
- * (sse.ts). Live delivery: appends made by this process wake the stream at once; every POLL_MS the
- * stream reads the deployment's event counter (one primary-key lookup), which is how events
- * appended by other server processes arrive. Deleting the deployment ends the stream with a
- * `status` event `{state: "deleted"}`.
+ * (sse.ts). Live delivery: appends made by this process wake the stream at once; on PostgreSQL,
+ * appends by other server processes wake it through LISTEN (pg-listen.ts); and every POLL_MS the
+ * stream reads the deployment's event counter (one primary-key lookup), so a notification that never
+ * came delays events by at most that. Deleting the deployment ends the stream with a `status` event
+ * `{state: "deleted"}`.
  */
 import type { Db } from "../db/client";
 import {
+  DEPLOYMENT_EVENTS_CHANNEL,
   lastDeploymentEventSeq,
   listDeploymentEvents,
   onDeploymentEventsAppended,
   type StoredDeploymentEvent,
 } from "../services/deployments/deployment-events";
+import { listenChannel } from "./pg-listen";
 import { eventStreamResponse } from "./sse";
 
 export const DEPLOYMENT_STREAM_POLL_MS = 1000;
@@ -21,7 +24,8 @@ function deletedEvent(after: number): StoredDeploymentEvent {
   return { id: after + 1, kind: "status", data: { state: "deleted" } };
 }
 
-function subscribe(
+/** Calls `onEvents` with the deployment's events after `afterId` as they are stored; returns the unsubscribe. */
+export function subscribeDeploymentEvents(
   db: Db,
   deploymentId: string,
   afterId: number,
@@ -65,14 +69,21 @@ function subscribe(
 
   const timer = setInterval(() => void read(), DEPLOYMENT_STREAM_POLL_MS);
   timer.unref?.();
-  const unhook = onDeploymentEventsAppended((id) => {
-    if (id === deploymentId) void read();
+  const unhook = onDeploymentEventsAppended((appendedTo, id) => {
+    if (appendedTo === db && id === deploymentId) void read();
+  });
+  const unlisten = listenChannel(db, DEPLOYMENT_EVENTS_CHANNEL, {
+    onOther: (id) => {
+      if (id === deploymentId) void read();
+    },
+    onConnect: () => void read(),
   });
   void read();
   return () => {
     closed = true;
     clearInterval(timer);
     unhook();
+    unlisten();
   };
 }
 
@@ -85,7 +96,7 @@ export function deploymentEventStream(
   return eventStreamResponse<StoredDeploymentEvent>(
     {
       read: (afterId, limit) => listDeploymentEvents(db, deploymentId, afterId, limit),
-      subscribe: (afterId, onEvents) => subscribe(db, deploymentId, afterId, onEvents),
+      subscribe: (afterId, onEvents) => subscribeDeploymentEvents(db, deploymentId, afterId, onEvents),
       ends: (event) => (event.kind === "status" && event.data.state === "deleted" ? true : null),
     },
     opts,

@@ -12,11 +12,10 @@
  * never skips an event that commits later.
  */
 import { inArray } from "drizzle-orm";
-import type { Sql } from "postgres";
 import type { Db } from "../db/client";
 import { trainingJobs } from "../db/schema/training";
+import { listenChannel } from "./pg-listen";
 import {
-  appendOrigin,
   listTrainingEvents,
   onTrainingEventsAppended,
   type StoredTrainingEvent,
@@ -130,18 +129,26 @@ class DbHubs {
   readonly hubs = new Map<string, JobHub>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private polling = false;
+  private unlisten: (() => void) | null = null;
 
   constructor(private readonly db: Db) {}
 
-  startPolling(): void {
+  /** Polls, and on PostgreSQL listens for other processes' appends, while it has hubs. */
+  start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => void this.poll(), POLL_MS);
     this.timer.unref?.();
+    this.unlisten = listenChannel(this.db, TRAINING_EVENTS_CHANNEL, {
+      onOther: (jobId) => this.hubs.get(jobId)?.wake(),
+      onConnect: () => this.wakeAll(),
+    });
   }
 
-  stopPolling(): void {
+  stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.unlisten?.();
+    this.unlisten = null;
   }
 
   wakeAll(): void {
@@ -173,8 +180,6 @@ class DbHubs {
 
 interface HubState {
   byDb: Map<Db, DbHubs>;
-  /** Postgres clients whose LISTEN is set up (one dedicated connection each, for the client's lifetime). */
-  listening: WeakSet<object>;
   unhookAppends?: () => void;
 }
 
@@ -182,45 +187,12 @@ const globalState = globalThis as unknown as { __layerlineTrainingHubs?: HubStat
 
 function state(): HubState {
   if (!globalState.__layerlineTrainingHubs) {
-    globalState.__layerlineTrainingHubs = { byDb: new Map(), listening: new WeakSet() };
+    globalState.__layerlineTrainingHubs = { byDb: new Map() };
   }
   const s = globalState.__layerlineTrainingHubs;
   // Appends in this process wake the job's hub at once.
   s.unhookAppends ??= onTrainingEventsAppended((db, jobId) => s.byDb.get(db)?.hubs.get(jobId)?.wake());
   return s;
-}
-
-/** The postgres.js client behind a Drizzle database, or null (PGlite: one process owns the database). */
-function postgresClientOf(db: Db): Sql | null {
-  const client = (db as unknown as { $client?: unknown }).$client;
-  if (typeof client !== "function") return null;
-  const candidate = client as Partial<Sql>;
-  return typeof candidate.listen === "function" && typeof candidate.unsafe === "function"
-    ? (client as Sql)
-    : null;
-}
-
-function ensureListening(db: Db): void {
-  const client = postgresClientOf(db);
-  const s = state();
-  if (!client || s.listening.has(client)) return;
-  s.listening.add(client);
-  client
-    .listen(
-      TRAINING_EVENTS_CHANNEL,
-      (payload) => {
-        // This process's own appends have already woken their hubs.
-        const [origin, jobId] = payload.split(" ");
-        if (origin !== appendOrigin(db)) s.byDb.get(db)?.hubs.get(jobId)?.wake();
-      },
-      // Called after every (re)connection: notifications sent while disconnected are lost, so read now.
-      () => s.byDb.get(db)?.wakeAll(),
-    )
-    .catch((err: unknown) => {
-      // The poll still delivers; LISTEN is tried again with the next new hub.
-      s.listening.delete(client);
-      console.error("[events] LISTEN failed:", err instanceof Error ? err.message : err);
-    });
 }
 
 /**
@@ -245,8 +217,7 @@ export function subscribeTrainingEvents(
   if (!hub) {
     hub = new JobHub(db, jobId);
     dbHubs.hubs.set(jobId, hub);
-    dbHubs.startPolling();
-    ensureListening(db);
+    dbHubs.start();
   }
   const sub: Subscriber = { cursor: afterId, onEvents };
   hub.add(sub);
@@ -257,7 +228,7 @@ export function subscribeTrainingEvents(
     if (owner.subscribers.size > 0) return;
     if (ownerHubs.hubs.get(jobId) === owner) ownerHubs.hubs.delete(jobId);
     if (ownerHubs.hubs.size === 0) {
-      ownerHubs.stopPolling();
+      ownerHubs.stop();
       if (s.byDb.get(db) === ownerHubs) s.byDb.delete(db);
     }
   };

@@ -6,12 +6,12 @@
  * has therefore seen every id below N that will ever exist (ids of duplicates are skipped, never filled
  * later), which is what lets the live hub read "everything after my cursor" without losing events.
  */
-import { randomBytes } from "node:crypto";
 import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { type TrainingEventKind, trainingEvents, trainingJobs } from "../db/schema/training";
 import { NotFoundError } from "../errors";
 import { type MetricPointRow, mergeRollups, rollUp } from "./metric-rollups";
+import { notifyPayload } from "./pg-listen";
 
 export interface NewTrainingEvent {
   kind: TrainingEventKind;
@@ -44,24 +44,9 @@ export interface AppendResult {
 
 /**
  * PostgreSQL channel notified at commit whenever events are appended, with the payload
- * `<origin> <job id>` (origin: see appendOrigin).
+ * `<origin> <job id>` (see pg-listen.ts).
  */
 export const TRAINING_EVENTS_CHANNEL = "layerline_training_events";
-
-const origins = new WeakMap<Db, string>();
-
-/**
- * A random token naming this process's appends through `db`: listeners skip notifications of their
- * own appends, which the in-process listeners (onTrainingEventsAppended) already delivered.
- */
-export function appendOrigin(db: Db): string {
-  let origin = origins.get(db);
-  if (!origin) {
-    origin = randomBytes(6).toString("hex");
-    origins.set(db, origin);
-  }
-  return origin;
-}
 
 /** Rows per INSERT statement. */
 const INSERT_BATCH = 1000;
@@ -142,7 +127,7 @@ export async function appendTrainingEvents(
       .where(eq(trainingJobs.id, jobId))
       .returning({
         lastId: trainingJobs.lastEventId,
-        notified: sql<string>`pg_notify(${TRAINING_EVENTS_CHANNEL}, ${`${appendOrigin(db)} ${jobId}`})`,
+        notified: sql<string>`pg_notify(${TRAINING_EVENTS_CHANNEL}, ${notifyPayload(db, jobId)})`,
       });
     if (!reserved) throw new NotFoundError("Training job");
     const first = reserved.lastId - candidates.length + 1;

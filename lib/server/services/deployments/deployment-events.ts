@@ -2,8 +2,9 @@
  * A deployment's event log (the SSE stream, the request log and the metrics read it). Appends take
  * the deployment row's lock to advance its counter, so the events of one deployment commit in seq
  * order across every server process: a reader that asks for "seq above my cursor" never skips an
- * event that commits later. Appends in this process wake this process's streams at once; the
- * streams also poll, which is how events appended by other processes reach them.
+ * event that commits later. Appends in this process wake this process's streams at once; on
+ * PostgreSQL every append also notifies DEPLOYMENT_EVENTS_CHANNEL at commit, which wakes the streams
+ * of other processes; and the streams poll, so a lost notification delays an event, never loses it.
  */
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -13,6 +14,7 @@ import {
   deploymentEvents,
   deployments,
 } from "../../db/schema";
+import { notifyPayload, postgresClientOf } from "../../events/pg-listen";
 
 /** What a transaction or the database can run (appends join the caller's transaction). */
 type Executor = Pick<Db, "select" | "insert" | "update" | "execute">;
@@ -33,22 +35,32 @@ export interface StoredDeploymentEvent {
   data: Record<string, unknown>;
 }
 
-type Listener = (deploymentId: string) => void;
+/** PostgreSQL channel notified at commit by every append: `<origin> <deployment id>` (pg-listen.ts). */
+export const DEPLOYMENT_EVENTS_CHANNEL = "layerline_deployment_events";
+
+/** `pg_notify(…)` of an append through `db` on PostgreSQL; nothing on PGlite (one process). */
+function notifySql(db: Db, deploymentId: string) {
+  return postgresClientOf(db)
+    ? sql`pg_notify(${DEPLOYMENT_EVENTS_CHANNEL}, ${notifyPayload(db, deploymentId)})`
+    : sql`null`;
+}
+
+type Listener = (db: Db, deploymentId: string) => void;
 const globalListeners = globalThis as unknown as { __layerlineDeploymentEventListeners?: Set<Listener> };
 if (!globalListeners.__layerlineDeploymentEventListeners)
   globalListeners.__layerlineDeploymentEventListeners = new Set<Listener>();
 const listeners = globalListeners.__layerlineDeploymentEventListeners;
 
-/** Called after events of a deployment were appended by this process. */
+/** Called after events of a deployment were appended by this process (through `db`). */
 export function onDeploymentEventsAppended(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-function notify(deploymentId: string): void {
+function notify(db: Db, deploymentId: string): void {
   for (const l of listeners) {
     try {
-      l(deploymentId);
+      l(db, deploymentId);
     } catch (err) {
       console.error("[deployment-events] listener failed:", err instanceof Error ? err.message : err);
     }
@@ -71,7 +83,7 @@ export async function appendDeploymentEvents(
       .update(deployments)
       .set({ lastEventSeq: sql`${deployments.lastEventSeq} + ${events.length}` })
       .where(eq(deployments.id, deploymentId))
-      .returning({ last: deployments.lastEventSeq });
+      .returning({ last: deployments.lastEventSeq, notified: notifySql(db, deploymentId) });
     if (!row) return false;
     const first = row.last - events.length + 1;
     await ex.insert(deploymentEvents).values(
@@ -91,7 +103,7 @@ export async function appendDeploymentEvents(
   const appended = tx ? await run(tx) : await appendInOneStatement(db, deploymentId, events);
   // Inside a caller's transaction the events are visible at its commit; a wake before it only
   // costs an empty read, and the poll delivers them after.
-  if (appended) queueMicrotask(() => notify(deploymentId));
+  if (appended) queueMicrotask(() => notify(db, deploymentId));
 }
 
 /**
@@ -120,7 +132,7 @@ async function appendInOneStatement(
     with counter as (
       update ${deployments} set last_event_seq = last_event_seq + ${events.length}
       where id = ${deploymentId}
-      returning last_event_seq - ${events.length} as base
+      returning last_event_seq - ${events.length} as base, ${notifySql(db, deploymentId)} as notified
     ), inserted as (
       insert into ${deploymentEvents} (deployment_id, seq, kind, at, route, status, latency_ms, data)
       select ${deploymentId}, counter.base + e.i, e.kind, e.at, e.route, e.status, e.latency_ms, e.data
