@@ -1,12 +1,5 @@
 import { expect, test } from "@playwright/test";
-import {
-  apiJson,
-  createProject,
-  expectAccessible,
-  screenshotBothThemes,
-  signUpViaApi,
-  waitForJob,
-} from "./fixtures";
+import { apiJson, expectAccessible, screenshotBothThemes, signUpViaApi, trainIrisJob } from "./fixtures";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -28,14 +21,7 @@ test("publish a trained Iris model to the hub, find it signed out, download, sta
   const modelName = `Iris ${word}`;
 
   // The owner trains the Iris MLP (seeded through the API).
-  const project = await createProject(context, baseURL, { name: "Iris MLP", template: "mlp-classifier" });
-  const job = await apiJson(context.request, baseURL, "POST", "/api/v1/training/jobs", {
-    project_id: project.id,
-    dataset_id: "builtin-iris",
-    name: "Iris MLP",
-    config: { epochs: 30, batch_size: 16, learning_rate: 0.02 },
-  });
-  await waitForJob(context.request, baseURL, job.id);
+  const job = await trainIrisJob(context, baseURL);
 
   // Publish to hub from the job's page: name, description, license, tags, visibility.
   await page.goto(`/training/${job.id}`);
