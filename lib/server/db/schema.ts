@@ -6,6 +6,7 @@ export * from "./schema/deployments";
 export * from "./schema/evaluations";
 export * from "./schema/hub";
 export * from "./schema/jobs";
+export * from "./schema/model-probes";
 export * from "./schema/projects";
 export * from "./schema/rate-limits";
 export * from "./schema/registry";
