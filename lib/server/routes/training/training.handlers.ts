@@ -156,6 +156,13 @@ export const createTrainingUploadToken: RouteHandler<typeof r.createTrainingUplo
 ) => {
   const user = currentUser(c);
   const job = await findOwnedJob(c.get("db"), user.id, c.req.valid("param").job_id);
+  // A managed job's token is its program's alone (the worker mints one per attempt): what the
+  // owner could upload with it (a checkpoint) is what the worker loads on the next attempt.
+  if (job.runtime !== "external")
+    throw new ConflictError(
+      `The job is managed (runtime ${job.runtime}): the service uploads its metrics and checkpoints itself. ` +
+        "Upload tokens are for jobs with runtime external, which run on your own hardware.",
+    );
   if (isTerminal(job.state))
     throw new ConflictError(`The job has finished (${job.state}); it accepts no more uploads.`);
   const { token } = await mintUploadToken(c.get("db"), user.id, job.id);

@@ -329,7 +329,11 @@ export const createTrainingUploadToken = createRoute({
   path: `${base}/{job_id}/stream-token`,
   operationId: "createTrainingUploadToken",
   tags,
-  summary: "Mint an upload token (lut_…) for metrics from your own hardware; valid until the job finishes",
+  summary: "Mint an upload token (lut_…) for an external job; valid until the job finishes",
+  description:
+    "For jobs with runtime `external` (your own hardware): the token uploads events, checkpoints and " +
+    "artifact files to this job only. A managed job (runtime `pytorch`, `tfjs` or `auto`) gets its token " +
+    "from the service, one per attempt, and no one else can mint one: 409. A finished job: 409.",
   ...auth,
   request: { params: jobIdParams },
   responses: {
