@@ -122,11 +122,6 @@ export function statement(
   return lines.join("\n");
 }
 
-/** A Python string literal (double quotes). */
-export function pyString(text: string): string {
-  return JSON.stringify(text);
-}
-
 /** A Python float literal: 0.001, 1e-05, 0.5, 2.0. */
 export function pyFloat(n: number): string {
   if (n !== 0 && Math.abs(n) < 1e-4) {
@@ -141,15 +136,6 @@ export function pyFloat(n: number): string {
 /** A Python tuple of ints: (3,) or (1, 28, 28). */
 export function pyTuple(values: readonly number[]): string {
   return values.length === 1 ? `(${values[0]},)` : `(${values.join(", ")})`;
-}
-
-/** Text safe inside a Python docstring or a comment: one line, no closing quotes. */
-export function docText(text: string): string {
-  const printable = Array.from(text, (ch) => {
-    const code = ch.charCodeAt(0);
-    return code < 32 || code === 127 ? " " : ch;
-  }).join("");
-  return printable.replace(/\s+/g, " ").replace(/\\/g, "/").replace(/"""/g, "'''").trim();
 }
 
 /** 61706 -> "61,706". */

@@ -15,6 +15,7 @@ import { trainingConfigSchema } from "../graph-types";
 import type { AnalyzableGraph, GraphAnalysis, GraphIssue } from "../infer-graph";
 import { analyzeGraph } from "../infer-graph";
 import type { LayerParams, LossName } from "../layer-catalog";
+import { wellFormed } from "./literals";
 import { NameAllocator, pascalCase } from "./naming";
 import {
   type CodegenIssue,
@@ -238,7 +239,7 @@ export function planCodegen(
   if (!input || !output) throw new CodegenValidationError(target, issues);
   const layers = planned.filter((n) => n.type !== "Input" && n.type !== "Output");
   const embeddings = layers.flatMap((n) => (n.type === "Embedding" ? [n.params.num_embeddings] : []));
-  const projectName = options.projectName?.trim() || "Untitled model";
+  const projectName = wellFormed(options.projectName ?? "").trim() || "Untitled model";
   const base = pascalCase(projectName);
   return {
     projectName,

@@ -6,18 +6,8 @@
  * back only where a channels-first consumer needs it.
  */
 import type { FusedActivation } from "../layer-catalog";
-import {
-  type CallExpr,
-  call,
-  docText,
-  type Expr,
-  flat,
-  JS_STYLE,
-  obj,
-  prop,
-  statement,
-  thousands,
-} from "./format";
+import { type CallExpr, call, type Expr, flat, JS_STYLE, obj, prop, statement, thousands } from "./format";
+import { jsStr } from "./literals";
 import { NameAllocator } from "./naming";
 import type { CodegenPlan, PlannedNode } from "./plan";
 import type { TorchLayerClass } from "./tfjs-layers";
@@ -26,7 +16,6 @@ const I1 = "  ";
 const I2 = "    ";
 const LEAKY_SLOPE = 0.01;
 
-const str = (s: string) => JSON.stringify(s);
 const arr = (values: readonly number[]) => `[${values.join(", ")}]`;
 /** A JavaScript number literal, small ones in exponent form (1e-5 rather than 0.00001). */
 const num = (n: number) => (n !== 0 && Math.abs(n) < 1e-3 ? n.toExponential() : String(n));
@@ -110,7 +99,7 @@ class ModelWriter {
 
   layer(factory: string, name: string, config: Expr[]): CallExpr {
     if (factory.startsWith("new ")) this.custom.add(factory.slice(4) as TorchLayerClass);
-    return call(factory, obj([prop("name", str(name)), ...config]));
+    return call(factory, obj([prop("name", jsStr(name)), ...config]));
   }
 
   /**
@@ -128,7 +117,7 @@ class ModelWriter {
       this.lines.push(`${I1}// A copy: TF.js disposes a tensor given twice to one layer too early.`);
       return this.apply(
         copy,
-        this.layer("tf.layers.activation", copy, [prop("activation", str("linear"))]),
+        this.layer("tf.layers.activation", copy, [prop("activation", jsStr("linear"))]),
         input,
       );
     });
@@ -141,7 +130,7 @@ class ModelWriter {
   /** Zeros or -Infinity on both sides of the trailing axes (`padding[i]` each). */
   pad(name: string, padding: number[], fill: "zeros" | "min", input: string): string {
     const config: Expr[] = [prop("padding", arr(padding))];
-    if (fill === "min") config.push(prop("fill", str("min")));
+    if (fill === "min") config.push(prop("fill", jsStr("min")));
     return this.apply(name, this.layer("new ConstantPad", name, config), input);
   }
 
@@ -163,7 +152,7 @@ class ModelWriter {
       return this.apply(name, this.layer("new TorchELU", name, [prop("alpha", num(options.alpha))]), input);
     }
     const id = FUSABLE[activation] ?? activation;
-    return this.apply(name, this.layer("tf.layers.activation", name, [prop("activation", str(id))]), input);
+    return this.apply(name, this.layer("tf.layers.activation", name, [prop("activation", jsStr(id))]), input);
   }
 }
 
@@ -174,7 +163,9 @@ function splitActivation(activation: FusedActivation): {
 } {
   if (activation === "none") return { fused: [], separate: null };
   const id = FUSABLE[activation];
-  return id ? { fused: [prop("activation", str(id))], separate: null } : { fused: [], separate: activation };
+  return id
+    ? { fused: [prop("activation", jsStr(id))], separate: null }
+    : { fused: [], separate: activation };
 }
 
 function convConfig(p: { out_channels: number; kernel_size: number; stride: number; bias: boolean }): Expr[] {
@@ -193,7 +184,7 @@ function poolConfig(p: { kernel_size: number; stride?: number }): Expr[] {
 /** Zero padding of the two spatial axes of a [C, H, W] tensor. */
 function zeroPad2d(w: ModelWriter, name: string, padding: number, input: string): string {
   const padName = w.aux(name, "pad");
-  const config = [prop("padding", String(padding)), prop("dataFormat", str("channelsFirst"))];
+  const config = [prop("padding", String(padding)), prop("dataFormat", jsStr("channelsFirst"))];
   return w.apply(padName, w.layer("tf.layers.zeroPadding2d", padName, config), input);
 }
 
@@ -212,7 +203,7 @@ function emit(w: ModelWriter, node: PlannedNode): Value {
       const activation = node.params.activation;
       const { fused, separate } =
         activation === "softmax"
-          ? { fused: [prop("activation", str("softmax"))], separate: null }
+          ? { fused: [prop("activation", jsStr("softmax"))], separate: null }
           : splitActivation(activation);
       const out = w.apply(name, w.layer("tf.layers.dense", name, [...config, ...fused]), w.cf(src));
       return cf(separate ? w.activation(w.aux(name, "act"), separate, out) : out);
@@ -221,7 +212,7 @@ function emit(w: ModelWriter, node: PlannedNode): Value {
       const p = node.params;
       const { fused, separate } = splitActivation(p.activation);
       const input = p.padding > 0 ? zeroPad2d(w, name, p.padding, w.cf(src)) : w.cf(src);
-      const config = [...convConfig(p), prop("dataFormat", str("channelsFirst")), ...fused];
+      const config = [...convConfig(p), prop("dataFormat", jsStr("channelsFirst")), ...fused];
       const out = w.apply(name, w.layer("tf.layers.conv2d", name, config), input);
       // Separate activations act on the last axis (softmax) or elementwise: channels-first is right.
       return cf(separate ? w.activation(w.aux(name, "act"), separate, out) : out);
@@ -249,7 +240,7 @@ function emit(w: ModelWriter, node: PlannedNode): Value {
           ? w.pad(w.aux(name, "pad"), [p.padding, p.padding], "min", input)
           : zeroPad2d(w, name, p.padding, input);
       }
-      const config = [...poolConfig(p), prop("dataFormat", str("channelsFirst"))];
+      const config = [...poolConfig(p), prop("dataFormat", jsStr("channelsFirst"))];
       const factory = max ? "tf.layers.maxPooling2d" : "tf.layers.averagePooling2d";
       return cf(w.apply(name, w.layer(factory, name, config), input));
     }
@@ -267,7 +258,7 @@ function emit(w: ModelWriter, node: PlannedNode): Value {
       if (node.params.data_format === "channels_first") {
         if (rank === 2)
           return cf(w.apply(name, w.layer("tf.layers.globalAveragePooling1d", name, []), w.sf(src)));
-        const config = [prop("dataFormat", str("channelsFirst"))];
+        const config = [prop("dataFormat", jsStr("channelsFirst"))];
         return cf(w.apply(name, w.layer("tf.layers.globalAveragePooling2d", name, config), w.cf(src)));
       }
       let input = w.cf(src);
@@ -372,8 +363,8 @@ export interface TfjsModelSource {
 export function generateModelMjs(plan: CodegenPlan): TfjsModelSource {
   const w = new ModelWriter(plan);
   const tokens = plan.input.params.dtype === "int64";
-  const inputConfig: Expr[] = [prop("name", str(plan.input.name)), prop("shape", arr(plan.input.shape))];
-  if (tokens) inputConfig.push(prop("dtype", str("int32")));
+  const inputConfig: Expr[] = [prop("name", jsStr(plan.input.name)), prop("shape", arr(plan.input.shape))];
+  if (tokens) inputConfig.push(prop("dtype", jsStr("int32")));
   w.lines.push(
     statement(I1, `const ${plan.input.name} = `, call("tf.input", obj(inputConfig)), ";", JS_STYLE),
   );
@@ -384,7 +375,7 @@ export function generateModelMjs(plan: CodegenPlan): TfjsModelSource {
 
   const custom = [...w.custom].sort();
   const header = [
-    `// TensorFlow.js model generated by Layerline for "${docText(plan.projectName)}".`,
+    `// TensorFlow.js model generated by Layerline for ${jsStr(plan.projectName)}.`,
     `// Input: ${arr(plan.input.shape)} ${tokens ? "int32 token ids" : "float32"} per sample.`,
     `// Output: ${arr(plan.output.shape)}, trained with ${plan.loss}.`,
     `// Trainable parameters: ${thousands(plan.totalParams)}.`,
@@ -393,9 +384,9 @@ export function generateModelMjs(plan: CodegenPlan): TfjsModelSource {
     ...(custom.length > 0 ? [`import { ${custom.join(", ")} } from "./torch-layers.mjs";`] : []),
     "",
     `export const INPUT_SHAPE = ${arr(plan.input.shape)};`,
-    `export const INPUT_DTYPE = ${str(tokens ? "int32" : "float32")};`,
+    `export const INPUT_DTYPE = ${jsStr(tokens ? "int32" : "float32")};`,
     `export const OUTPUT_SHAPE = ${arr(plan.output.shape)};`,
-    `export const LOSS = ${str(plan.loss)};`,
+    `export const LOSS = ${jsStr(plan.loss)};`,
     ...(plan.vocabSize !== null
       ? [`export const VOCAB_SIZE = ${plan.vocabSize}; // token ids must be < VOCAB_SIZE`]
       : []),
@@ -411,7 +402,7 @@ export function generateModelMjs(plan: CodegenPlan): TfjsModelSource {
       "return ",
       call(
         "tf.model",
-        obj([prop("name", str(modelName)), prop("inputs", plan.input.name), prop("outputs", result)]),
+        obj([prop("name", jsStr(modelName)), prop("inputs", plan.input.name), prop("outputs", result)]),
       ),
       ";",
       JS_STYLE,

@@ -1,0 +1,74 @@
+/**
+ * The only way a string chosen by a user (project, layer, column, label and model names,
+ * descriptions) enters a generated file: as a string literal of the target language, `pyStr` for
+ * Python and `jsStr` for JavaScript, or as one line of Markdown text, `mdText`.
+ *
+ * Docstrings and comments never hold raw user text either: a name shown there is written as its
+ * literal (`for "My \"model\"\n".`), which holds no line break, cannot close a `"""` docstring (every
+ * `"` in it is escaped) nor a `//` comment (every line terminator is escaped).
+ *
+ * Identifiers derived from names are made by `NameAllocator` / `pascalCase` (./naming), which keep
+ * `[A-Za-z0-9_]` only; they never go through these functions.
+ */
+
+/** `text` with each lone surrogate (which no UTF-8 file can hold) replaced by U+FFFD. */
+export function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+}
+
+/**
+ * Characters written as escapes rather than as themselves: quotes and backslashes, controls (C0, DEL,
+ * C1), format characters (bidirectional overrides and marks, zero-width characters, BOM), line and
+ * paragraph separators, every space but U+0020, private-use and unassigned code points. What is left
+ * is visible text that reads the same in an editor as in the string.
+ */
+const ESCAPED = /["\\]|[\p{C}\p{Z}]/gu;
+
+const hex = (code: number, width: number) => code.toString(16).padStart(width, "0");
+
+/** `text` between double quotes, with `codeEscape` spelling the code points that have no short escape. */
+function quoted(text: string, codeEscape: (code: number) => string): string {
+  const body = wellFormed(text).replace(ESCAPED, (char) => {
+    if (char === " ") return char;
+    if (char === '"' || char === "\\") return `\\${char}`;
+    if (char === "\n") return "\\n";
+    if (char === "\r") return "\\r";
+    if (char === "\t") return "\\t";
+    return codeEscape(char.codePointAt(0) ?? 0);
+  });
+  return `"${body}"`;
+}
+
+/**
+ * A Python string literal (double quotes) that `ast.literal_eval` reads back as `text` exactly (lone
+ * surrogates aside: they become U+FFFD). Uses only `\\ \" \n \r \t \xNN \uNNNN \UNNNNNNNN`.
+ */
+export function pyStr(text: string): string {
+  return quoted(text, (code) =>
+    code < 0x100 ? `\\x${hex(code, 2)}` : code < 0x10000 ? `\\u${hex(code, 4)}` : `\\U${hex(code, 8)}`,
+  );
+}
+
+/**
+ * A JavaScript string literal (double quotes) that evaluates to `text` (lone surrogates aside: they
+ * become U+FFFD). `<` is escaped so that the literal can never form `</script>` or
+ * `<!--`, and `/` after `*` so that it can never close a block comment.
+ */
+export function jsStr(text: string): string {
+  return quoted(text, (code) =>
+    code < 0x100 ? `\\x${hex(code, 2)}` : code < 0x10000 ? `\\u${hex(code, 4)}` : `\\u{${hex(code, 5)}}`,
+  )
+    .replace(/</g, "\\x3C")
+    .replace(/\*\//g, "*\\/");
+}
+
+/**
+ * One line of Markdown text showing `text`: controls, separators and runs of white space become one
+ * space, and the characters Markdown or HTML would read as markup are backslash-escaped.
+ */
+export function mdText(text: string): string {
+  return wellFormed(text)
+    .replace(/[\p{C}\p{Z}\s]+/gu, " ")
+    .trim()
+    .replace(/[\\`*_[\]<>|~&#]/g, (char) => `\\${char}`);
+}
