@@ -187,3 +187,19 @@ export type HubModelRow = typeof hubModels.$inferSelect;
 export type HubModelFileRow = typeof hubModelFiles.$inferSelect;
 export type HubModelVersionRow = typeof hubModelVersions.$inferSelect;
 export type HubReviewRow = typeof hubReviews.$inferSelect;
+
+/**
+ * Signed download links that have fetched content (services/hub/signed-links.ts): a link counts one
+ * download however often it is replayed. Rows outlive their link's expiry by a day, then go.
+ */
+export const hubLinkDownloads = pgTable(
+  "hub_link_downloads",
+  {
+    nonceHash: text("nonce_hash").primaryKey(),
+    modelId: text("model_id")
+      .notNull()
+      .references(() => hubModels.id, { onDelete: "cascade" }),
+    expiresAt: tstz("expires_at").notNull(),
+  },
+  (t) => [index("hub_link_downloads_expires_idx").on(t.expiresAt)],
+);

@@ -14,3 +14,16 @@ export const rateLimitWindows = pgTable(
   },
   (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
 );
+
+/**
+ * Sign-in and sign-up attempts per account and per client address, for their exponential back-off
+ * (lib/server/services/auth-limits.ts): shared by every server process like the windows above.
+ * `blocked_until` is when the next attempt may be made; rows quiet for longer than the back-off's
+ * memory are forgotten.
+ */
+export const authAttempts = pgTable("auth_attempts", {
+  key: text("key").primaryKey(),
+  attempts: integer("attempts").notNull(),
+  lastAttemptAt: tstz("last_attempt_at").notNull(),
+  blockedUntil: tstz("blocked_until"),
+});
