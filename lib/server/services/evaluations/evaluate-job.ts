@@ -16,6 +16,7 @@ import type { Db } from "../../db/client";
 import { type TrainingEvaluationRow, type TrainingJobRow, trainingEvaluations } from "../../db/schema";
 import { ConflictError, DomainError, ValidationError } from "../../errors";
 import { defineJobType, type JobContext } from "../../jobs/registry";
+import { checkUntrustedModel } from "../serving/model-probe";
 import {
   type LoadedArtifact,
   loadArtifact,
@@ -84,8 +85,12 @@ async function setState(db: Db, id: string, values: Partial<typeof trainingEvalu
     .where(eq(trainingEvaluations.id, id));
 }
 
-/** Copies the artifact files into a temporary directory and loads them with artifact-reader. */
-async function loadJobArtifact(job: TrainingJobRow, dir: string): Promise<LoadedArtifact> {
+/**
+ * Copies the artifact files into a temporary directory, checks the model in a limited child process
+ * (model-probe.ts: a model that would crash or exhaust this process is refused with its reason) and
+ * loads them with artifact-reader.
+ */
+async function loadJobArtifact(db: Db, job: TrainingJobRow, dir: string): Promise<LoadedArtifact> {
   const files: Record<string, string> = {};
   for (const f of job.artifactFiles) {
     if (f.name === "manifest.json") continue;
@@ -94,7 +99,9 @@ async function loadJobArtifact(job: TrainingJobRow, dir: string): Promise<Loaded
       throw new ConflictError(`The artifact file ${f.name} is missing from storage.`);
     files[f.name] = file;
   }
-  return loadArtifact({ manifest: job.artifactManifest as unknown as ModelManifest, files });
+  const source = { manifest: job.artifactManifest as unknown as ModelManifest, files };
+  await checkUntrustedModel(source, db);
+  return loadArtifact(source);
 }
 
 type Summary = { metrics: Record<string, number>; result: EvaluationResult };
@@ -116,7 +123,7 @@ async function evaluate(ctx: JobContext, row: TrainingEvaluationRow, job: Traini
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "layerline-eval-"));
   let model: LoadedArtifact | null = null;
   try {
-    model = await loadJobArtifact(job, dir);
+    model = await loadJobArtifact(ctx.db, job, dir);
     const predictions: Prediction[] = [];
     for (let start = 0; start < data.instances.length; start += BATCH_ROWS) {
       if (ctx.isCancelled()) throw new Error("cancelled");
@@ -186,7 +193,7 @@ async function evaluateLanguageModel(
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "layerline-eval-"));
   let model: LoadedArtifact | null = null;
   try {
-    model = await loadJobArtifact(job, dir);
+    model = await loadJobArtifact(ctx.db, job, dir);
     const T = windows.sequenceLength;
     const totals: TokenLossTotals = { lossSum: 0, correct: 0, tokens: 0 };
     for (let start = 0; start < windows.rows; start += BATCH_ROWS) {

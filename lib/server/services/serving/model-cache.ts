@@ -1,7 +1,9 @@
 /**
  * The warm models of this process: each revision's artifact is loaded once (copied from blob
  * storage into a temporary directory, then artifact-reader.ts) and kept in an LRU keyed by revision
- * id. An evicted model is disposed once no request is using it any more (each use holds a
+ * id. Before its first load in a process, the model is checked in a limited child process
+ * (model-probe.ts: a model built to crash the runtime or exhaust memory is refused with 409, and the
+ * verdict is kept per digest of its bytes); requests then run in-process. An evicted model is disposed once no request is using it any more (each use holds a
  * reference). Concurrent loads of one revision share one promise. Models are
  * per process; everything that must hold across servers (state, keys, pause) is read from the
  * database on each request.
@@ -9,11 +11,13 @@
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { getDb } from "../../db/client";
 import type { DeploymentRevisionRow } from "../../db/schema";
 import { ConflictError } from "../../errors";
 import { loadArtifact, type ModelManifest } from "../training/artifact-reader";
 import { copyBlobToFile } from "../training/blob-files";
 import { MicroBatcher } from "./micro-batcher";
+import { checkUntrustedModel } from "./model-probe";
 
 const MAX_MODELS = Number(process.env.LAYERLINE_SERVING_MAX_MODELS ?? 16);
 
@@ -44,6 +48,7 @@ async function load(revision: ServableRevision): Promise<WarmModel> {
       files[f.name] = file;
     }
     const manifest = revision.artifactManifest as unknown as ModelManifest;
+    await checkUntrustedModel({ manifest, files }, await getDb());
     const model = await loadArtifact({ manifest, files });
     return {
       manifest,
