@@ -3,6 +3,7 @@ import { serve } from "@hono/node-server";
 import { afterAll } from "vitest";
 import { createApp } from "@/lib/server/app";
 import { closeDb, openDb, setDb } from "@/lib/server/db/client";
+import { assertMatchesDocument } from "./openapi-contract";
 
 /**
  * Opens a real database for a test file: PGlite in memory by default, or the PostgreSQL server in
@@ -29,6 +30,11 @@ export interface CallOptions {
   headers?: Record<string, string>;
   cookie?: string;
   key?: string;
+  /**
+   * The connection's remote address, as the Node.js server passes it to the app (its `incoming`
+   * socket). Without it a request has no known client address (per-address limits do not apply).
+   */
+  remoteAddress?: string;
 }
 
 export async function call(
@@ -48,7 +54,8 @@ export async function call(
     body = JSON.stringify(opts.body);
     headers["Content-Type"] ??= "application/json";
   }
-  const res = await app.request(path, { method, headers, body });
+  const env = opts.remoteAddress ? { incoming: { socket: { remoteAddress: opts.remoteAddress } } } : undefined;
+  const res = await app.request(path, { method, headers, body }, env);
   const text = await res.text();
   let json: unknown = null;
   try {
@@ -56,6 +63,8 @@ export async function call(
   } catch {
     json = text;
   }
+  // Every response a test reads is one the OpenAPI document declares (status, content type, schema).
+  assertMatchesDocument(method, path, { status: res.status, headers: res.headers, text, json });
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response bodies
   return { res, status: res.status, json: json as any, text };
 }

@@ -6,6 +6,7 @@ import { userForSession } from "../services/accounts";
 import { resolveApiKey } from "../services/api-keys";
 import type { ServingTarget } from "../services/deployments/deployments";
 import { recordKeyUse } from "../services/usage-recorder";
+import { clientAddress } from "./client-address";
 import type { AppEnv, Caller, CredentialKind } from "./env";
 import { consumeRateLimit, effectiveLimit } from "./rate-limit";
 
@@ -87,11 +88,8 @@ function checkCsrf(c: Context<AppEnv>): void {
     throw new ForbiddenError("Cross-site request refused: the Origin header does not match this site.");
 }
 
-function clientAddress(c: Context<AppEnv>): string {
-  return c.req.header("X-Forwarded-For")?.split(",")[0]?.trim() || c.req.header("X-Real-IP") || "local";
-}
-
-function rateBucket(caller: Caller, c: Context<AppEnv>): { bucket: string; limit: number } {
+/** The caller's rate-limit bucket; null for an anonymous caller without a known address (client-address.ts). */
+function rateBucket(caller: Caller, c: Context<AppEnv>): { bucket: string; limit: number } | null {
   switch (caller.kind) {
     case "api_key":
       return { bucket: `key:${caller.keyId}`, limit: planOf(caller.user.plan).limits.requests_per_minute };
@@ -102,8 +100,10 @@ function rateBucket(caller: Caller, c: Context<AppEnv>): { bucket: string; limit
     case "stream_token":
     case "upload_token":
       return { bucket: `sub:${caller.subject}`, limit: planOf("team").limits.requests_per_minute };
-    case "anonymous":
-      return { bucket: `ip:${clientAddress(c)}`, limit: planOf("free").limits.requests_per_minute };
+    case "anonymous": {
+      const address = clientAddress(c);
+      return address ? { bucket: `ip:${address}`, limit: planOf("free").limits.requests_per_minute } : null;
+    }
   }
 }
 
@@ -145,8 +145,8 @@ export function credentials(
       throw new UnauthorizedError();
     }
     if (caller.kind === "session") checkCsrf(c);
-    const { bucket, limit } = rateBucket(caller, c);
-    await consumeRateLimit(c.get("db"), bucket, effectiveLimit(limit));
+    const rate = rateBucket(caller, c);
+    if (rate) await consumeRateLimit(c.get("db"), rate.bucket, effectiveLimit(rate.limit));
     c.set("caller", caller);
     await next();
     if (caller.kind === "api_key") recordKeyUse(c.get("db"), caller.keyId, c.res.status);

@@ -92,14 +92,27 @@ export async function signUp(
   }
 }
 
-export async function verifyLogin(db: Db, login: string, password: string): Promise<UserRow> {
+/** The account an e-mail address or username names (either, any case, surrounding spaces ignored). */
+export async function findUserByLogin(db: Db, login: string): Promise<UserRow | null> {
+  const name = login.trim();
   const [user] = await db
     .select()
     .from(users)
-    .where(sql`lower(${users.email}) = lower(${login}) or lower(${users.username}) = lower(${login})`)
+    .where(sql`lower(${users.email}) = lower(${name}) or lower(${users.username}) = lower(${name})`)
     .limit(1);
+  return user ?? null;
+}
+
+/** Checks a password against the account (or against a dummy hash without one: the same time either way). */
+export async function passwordMatches(user: UserRow | null, password: string): Promise<boolean> {
   const ok = await verify(user?.passwordHash ?? DUMMY_HASH, password).catch(() => false);
-  if (!user || !ok) throw new UnauthorizedError("Wrong e-mail/username or password.");
+  return Boolean(user && ok);
+}
+
+export async function verifyLogin(db: Db, login: string, password: string): Promise<UserRow> {
+  const user = await findUserByLogin(db, login);
+  if (!user || !(await passwordMatches(user, password)))
+    throw new UnauthorizedError("Wrong e-mail/username or password.");
   return user;
 }
 

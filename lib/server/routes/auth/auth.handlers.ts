@@ -1,9 +1,11 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
+import { clientAddress } from "../../http/client-address";
 import { SESSION_COOKIE } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
-import { createSession, deleteSession, signUp, toPublicUser, verifyLogin } from "../../services/accounts";
+import { createSession, deleteSession, toPublicUser } from "../../services/accounts";
+import { signInLimited, signUpLimited } from "../../services/auth-limits";
 import type { getSession, login, logout, signup } from "./auth.routes";
 
 function isHttps(c: Context<AppEnv>): boolean {
@@ -23,14 +25,15 @@ async function startSession(c: Context<AppEnv>, userId: string) {
 }
 
 export const signupHandler: RouteHandler<typeof signup, AppEnv> = async (c) => {
-  const user = await signUp(c.get("db"), c.req.valid("json"));
+  const user = await signUpLimited(c.get("db"), c.req.valid("json"));
   const expiresAt = await startSession(c, user.id);
   return c.json({ user: toPublicUser(user), expires_at: expiresAt.toISOString() }, 201);
 };
 
 export const loginHandler: RouteHandler<typeof login, AppEnv> = async (c) => {
   const body = c.req.valid("json");
-  const user = await verifyLogin(c.get("db"), body.login ?? body.email ?? body.username ?? "", body.password);
+  const login = body.login ?? body.email ?? body.username ?? "";
+  const user = await signInLimited(c.get("db"), login, body.password, clientAddress(c));
   const expiresAt = await startSession(c, user.id);
   return c.json({ user: toPublicUser(user), expires_at: expiresAt.toISOString() }, 200);
 };
