@@ -1,8 +1,10 @@
 /**
  * Copyable code that calls a deployment: curl, Python `requests`, JavaScript `fetch`, and for a
  * language model the official `openai` clients against the OpenAI-compatible `/v1` routes. The key
- * is never in them: they read it from the environment variable KEY_ENV.
+ * is never in them: they read it from the environment variable KEY_ENV. Every value in the Python and
+ * JavaScript ones is written by the code generator's literal functions (strings escaped there only).
  */
+import { jsStr, jsValue, pyStr, pyValue } from "@/lib/ml/codegen/literals";
 
 export const KEY_ENV = "LAYERLINE_DEPLOYMENT_KEY";
 
@@ -22,18 +24,6 @@ export interface SnippetInput {
   /** A valid predict body (the schema's example). */
   example: { inputs: unknown[] };
   languageModel: boolean;
-}
-
-function indentJson(value: unknown, indent: string): string {
-  return JSON.stringify(value, null, 2).split("\n").join(`\n${indent}`);
-}
-
-/** JSON as a Python literal (null/true/false spelled the Python way). */
-function pythonLiteral(value: unknown, indent: string): string {
-  return indentJson(value, indent).replace(
-    /("(?:[^"\\]|\\.)*")|\b(null|true|false)\b/g,
-    (_match, str, word) => (str ? str : word === "null" ? "None" : word === "true" ? "True" : "False"),
-  );
 }
 
 /** A shell single-quoted string. */
@@ -66,9 +56,9 @@ export function buildSnippets(input: SnippetInput): Snippet[] {
         "import requests",
         "",
         "response = requests.post(",
-        `    ${JSON.stringify(url)},`,
+        `    ${pyStr(url)},`,
         `    headers={"Authorization": f"Bearer {os.environ['${KEY_ENV}']}"},`,
-        `    json=${pythonLiteral(body, "    ")},`,
+        `    json=${pyValue(body, "    ")},`,
         "    timeout=30,",
         ")",
         "response.raise_for_status()",
@@ -80,13 +70,13 @@ export function buildSnippets(input: SnippetInput): Snippet[] {
       label: "JavaScript",
       language: "javascript",
       code: [
-        `const response = await fetch(${JSON.stringify(url)}, {`,
+        `const response = await fetch(${jsStr(url)}, {`,
         `  method: "POST",`,
         "  headers: {",
         `    Authorization: \`Bearer \${process.env.${KEY_ENV}}\`,`,
         `    "Content-Type": "application/json",`,
         "  },",
-        `  body: JSON.stringify(${indentJson(body, "  ")}),`,
+        `  body: JSON.stringify(${jsValue(body, "  ")}),`,
         "});",
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the snippet's own template literal
         "if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);",
@@ -105,9 +95,9 @@ export function buildSnippets(input: SnippetInput): Snippet[] {
           "import os",
           "from openai import OpenAI",
           "",
-          `client = OpenAI(base_url=${JSON.stringify(`${origin}/v1`)}, api_key=os.environ["${KEY_ENV}"])`,
+          `client = OpenAI(base_url=${pyStr(`${origin}/v1`)}, api_key=os.environ["${KEY_ENV}"])`,
           "stream = client.chat.completions.create(",
-          `    model=${JSON.stringify(input.deploymentId)},`,
+          `    model=${pyStr(input.deploymentId)},`,
           '    messages=[{"role": "user", "content": "We hold these truths"}],',
           "    max_tokens=80,",
           "    stream=True,",
@@ -123,9 +113,9 @@ export function buildSnippets(input: SnippetInput): Snippet[] {
         code: [
           'import OpenAI from "openai";',
           "",
-          `const client = new OpenAI({ baseURL: ${JSON.stringify(`${origin}/v1`)}, apiKey: process.env.${KEY_ENV} });`,
+          `const client = new OpenAI({ baseURL: ${jsStr(`${origin}/v1`)}, apiKey: process.env.${KEY_ENV} });`,
           "const stream = await client.chat.completions.create({",
-          `  model: ${JSON.stringify(input.deploymentId)},`,
+          `  model: ${jsStr(input.deploymentId)},`,
           '  messages: [{ role: "user", content: "We hold these truths" }],',
           "  max_tokens: 80,",
           "  stream: true,",

@@ -15,6 +15,7 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { buildSnippets } from "@/lib/deployments-ui/snippets";
 import { CodegenValidationError, generateProject } from "@/lib/ml/codegen";
 import { codegenCorpus } from "@/lib/ml/codegen/corpus";
 import { jsStr, mdText, pyStr, wellFormed } from "@/lib/ml/codegen/literals";
@@ -366,6 +367,66 @@ describe("generated code with hostile names", () => {
     const jsMismatch = strings.filter((s) => new Function(`return ${jsStr(s)};`)() !== wellFormed(s));
     expect(jsMismatch).toEqual([]);
   }, 60_000);
+
+  it("deployment snippets hold feature names and values as literals only", async () => {
+    const next = random(SEED + 2);
+    const sources: Record<string, string> = {};
+    const js: Record<string, string> = {};
+    const cases = Array.from({ length: 40 }, (_, c) => c);
+    const snippetsFor = (key: (i: number) => string, value: (i: number) => unknown, origin: string) =>
+      buildSnippets({
+        origin,
+        deploymentId: "dep_1",
+        example: {
+          inputs: [
+            Object.fromEntries([0, 1, 2].map((i) => [key(i), value(i)])),
+            [value(3), { [key(4)]: null }],
+          ],
+        },
+        languageModel: true,
+      });
+    const benign = snippetsFor(
+      (i) => `feature_${i}`,
+      (i) => `value ${i}`,
+      "https://studio.example",
+    );
+    for (const c of cases) {
+      const hostileSnippets = snippetsFor(
+        () => `${hostile(next)}${c}`,
+        () => hostile(next),
+        "https://studio.example",
+      );
+      for (const [i, snippet] of hostileSnippets.entries()) {
+        const key = `${c}/${snippet.id}`;
+        if (snippet.language === "python") {
+          sources[key] = snippet.code;
+          sources[`benign/${snippet.id}`] = benign[i].code;
+        }
+        if (snippet.language === "javascript") {
+          js[key] = snippet.code;
+          js[`benign/${snippet.id}`] = benign[i].code;
+        }
+      }
+    }
+    const [python, v8] = await Promise.all([
+      runJson(PYTHON, ["-c", PY_CHECK], { files: sources, literals: [] }) as Promise<{
+        files: Record<string, string>;
+      }>,
+      runJson(
+        process.execPath,
+        ["--experimental-vm-modules", "--no-warnings", "--input-type=module", "-e", JS_CHECK],
+        js,
+      ) as Promise<Record<string, string | null>>,
+    ]);
+    const benignShape = (key: string, shapes: Record<string, string>) =>
+      shapes[`benign/${key.split("/")[1]}`];
+    const pyShapes = python.files;
+    const jsShapes = Object.fromEntries(Object.entries(js).map(([k, code]) => [k, jsShape(code)]));
+    expect(Object.entries(pyShapes).filter(([, h]) => !/^[0-9a-f]{64}$/.test(h))).toEqual([]);
+    expect(Object.entries(v8).filter(([, e]) => e !== null)).toEqual([]);
+    expect(Object.keys(pyShapes).filter((k) => pyShapes[k] !== benignShape(k, pyShapes))).toEqual([]);
+    expect(Object.keys(jsShapes).filter((k) => jsShapes[k] !== benignShape(k, jsShapes))).toEqual([]);
+  }, 30_000);
 
   it("writes names as one line: no raw line terminator, control or unescaped quote in a literal", () => {
     const next = random(SEED + 1);

@@ -72,3 +72,38 @@ export function mdText(text: string): string {
     .trim()
     .replace(/[\\`*_[\]<>|~&#]/g, (char) => `\\${char}`);
 }
+
+type Spell = { str: (text: string) => string; none: string; yes: string; no: string };
+
+function valueWith(value: unknown, indent: string, spell: Spell): string {
+  if (value === null || value === undefined) return spell.none;
+  if (typeof value === "boolean") return value ? spell.yes : spell.no;
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : spell.none;
+  if (typeof value === "string") return spell.str(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const items = value.map((item) => inner + valueWith(item, inner, spell));
+    return `[\n${items.join(",\n")}\n${indent}]`;
+  }
+  if (typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return "{}";
+    const items = entries.map(([k, v]) => `${inner}${spell.str(k)}: ${valueWith(v, inner, spell)}`);
+    return `{\n${items.join(",\n")}\n${indent}}`;
+  }
+  return spell.none;
+}
+
+/**
+ * A JSON value as a Python expression (dicts, lists, `pyStr` strings, numbers, True/False/None),
+ * laid out like `JSON.stringify(value, null, 2)` with `indent` before each continuation line.
+ */
+export function pyValue(value: unknown, indent = ""): string {
+  return valueWith(value, indent, { str: pyStr, none: "None", yes: "True", no: "False" });
+}
+
+/** A JSON value as a JavaScript expression (`jsStr` strings and keys), laid out like `pyValue`. */
+export function jsValue(value: unknown, indent = ""): string {
+  return valueWith(value, indent, { str: jsStr, none: "null", yes: "true", no: "false" });
+}
