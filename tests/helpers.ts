@@ -3,6 +3,7 @@ import { serve } from "@hono/node-server";
 import { afterAll } from "vitest";
 import { createApp } from "@/lib/server/app";
 import { closeDb, openDb, setDb } from "@/lib/server/db/client";
+import { assertMatchesDocument } from "./openapi-contract";
 
 /**
  * Opens a real database for a test file: PGlite in memory by default, or the PostgreSQL server in
@@ -62,6 +63,8 @@ export async function call(
   } catch {
     json = text;
   }
+  // Every response a test reads is one the OpenAPI document declares (status, content type, schema).
+  assertMatchesDocument(method, path, { status: res.status, headers: res.headers, text, json }, app);
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response bodies
   return { res, status: res.status, json: json as any, text };
 }

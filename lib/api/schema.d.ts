@@ -676,7 +676,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Storage used by the caller's datasets and the plan's limits */
+        /**
+         * The caller's storage quota: every byte stored, by kind, and the plan's limits
+         * @description One quota per plan counts datasets, training checkpoints, training artifact files, hub model files and registry artifacts (`breakdown`). Uploads are held to it while they stream in: 402 problem (`storage-quota`) with `used_bytes`, `limit_bytes` and `requested_bytes`. Deleting anything frees it.
+         */
         get: operations["getDatasetStorageQuota"];
         put?: never;
         post?: never;
@@ -1293,7 +1296,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a checkpoint file (upload token; the body is the file's bytes)
-         * @description Used by training programs (the managed runtimes' and your own). A second upload for the same epoch replaces the first. Emits a `checkpoint` event.
+         * @description Used by training programs (the managed runtimes' and your own). A second upload for the same epoch replaces the first. Emits a `checkpoint` event. Checked before it is stored: the file is a PyTorch checkpoint (the ZIP archive torch.save writes, first entry `<name>/data.pkl`) or the TF.js checkpoint document the generated script writes (else 422); `epoch` is at most the job's configured epochs (422); the size is at most the plan's `checkpoint_bytes` (413, refused before reading when Content-Length says so); it fits the storage quota (402 `storage-quota`). The job keeps its best checkpoint and the last `checkpoints_kept_per_job` epochs; older checkpoints are deleted as new ones arrive.
          */
         post: operations["uploadTrainingCheckpoint"];
         delete?: never;
@@ -1330,7 +1333,7 @@ export interface paths {
         get: operations["downloadTrainingArtifactFile"];
         /**
          * Upload one model artifact file (upload token): model.onnx, or TF.js model.json and weights
-         * @description When the job succeeds, the service adds `manifest.json` (task, input features and their preprocessing, output labels, metrics, architecture and dataset versions).
+         * @description When the job succeeds, the service adds `manifest.json` (task, input features and their preprocessing, output labels, metrics, architecture and dataset versions). The file counts against the owner's storage quota (402 `storage-quota` when it would not fit).
          */
         put: operations["uploadTrainingArtifactFile"];
         post?: never;
@@ -2356,7 +2359,7 @@ export interface paths {
         put?: never;
         /**
          * Start an artifact upload: the response gives the URL, the method and the headers
-         * @description Declare the file's name, size and SHA-256. Send its bytes to `upload.url` with `upload.method` and `upload.headers` (the URL is signed and expires at `expires_at`; it needs no other credential), then call `…/complete`. A pending artifact of the same name is replaced; a complete one answers 409, as does a finalized version.
+         * @description Declare the file's name, size and SHA-256. Send its bytes to `upload.url` with `upload.method` and `upload.headers` (the URL is signed and expires at `expires_at`; it needs no other credential), then call `…/complete`. A pending artifact of the same name is replaced; a complete one answers 409, as does a finalized version. A declared size that does not fit the storage quota → 402 (`storage-quota`, with the figures).
          */
         post: operations["initiateModelArtifact"];
         delete?: never;
@@ -2375,7 +2378,7 @@ export interface paths {
         get?: never;
         /**
          * Send an artifact's bytes (the signed URL from artifacts:initiate)
-         * @description Streamed to storage. More bytes than declared → 413; an expired link → 410; a tampered one → 403. A retry replaces the previous bytes until the artifact is complete (then 409).
+         * @description Streamed to storage. More bytes than declared → 413; more than the owner's storage quota leaves → 402 (`storage-quota`); an expired link → 410; a tampered one → 403. A retry replaces the previous bytes until the artifact is complete (then 409).
          */
         put: operations["uploadModelArtifact"];
         post?: never;
@@ -2892,6 +2895,12 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+            /** @description Storage quota problems: bytes the account stores */
+            used_bytes?: number;
+            /** @description Size problems (402 storage-quota, 413): the limit that was reached */
+            limit_bytes?: number;
+            /** @description Size problems: the declared size, or the bytes received when an undeclared upload was stopped */
+            requested_bytes?: number;
         };
         SignupRequest: {
             /**
@@ -3524,11 +3533,29 @@ export interface components {
             name: string;
             description?: string;
         };
+        /** @description One storage quota covers every byte you store; an upload that would pass it is refused with 402 (`type` ending with `storage-quota`, with `used_bytes`, `limit_bytes` and `requested_bytes`). */
         StorageQuota: {
+            /** @description Every byte you store: datasets, checkpoints, artifacts, hub and registry files */
             used_bytes: number;
+            /** @description Your plan's storage quota */
             limit_bytes: number;
+            /** @description Largest dataset file you may upload */
             per_file_limit_bytes: number;
             remaining_bytes: number;
+            breakdown: components["schemas"]["StorageBreakdown"];
+        };
+        /** @description Bytes stored, by kind; they add up to `used_bytes` */
+        StorageBreakdown: {
+            /** @description Every version of every dataset you own */
+            datasets: number;
+            /** @description Training checkpoints kept by your jobs */
+            checkpoints: number;
+            /** @description Model files uploaded by your training jobs */
+            artifacts: number;
+            /** @description Files of your hub models and their versions */
+            hub: number;
+            /** @description Artifacts of your registry model versions */
+            registry: number;
         };
         DatasetPreview: {
             dataset_id: string;
@@ -4675,7 +4702,7 @@ export interface components {
             card: string;
             /** @description The model card rendered to sanitised HTML */
             card_html: string;
-            architecture: components["schemas"]["ArchitectureGraph"] & (Record<string, never> | null);
+            architecture: components["schemas"]["ArchitectureGraph"] | null;
             training_config: {
                 [key: string]: unknown;
             } | null;
@@ -4715,8 +4742,9 @@ export interface components {
             /** @description The model card, markdown (raw HTML is not rendered) */
             card?: string;
             visibility?: components["schemas"]["HubVisibility"];
-            architecture?: components["schemas"]["ArchitectureGraph"] & (Record<string, never> | null);
-            training_config?: components["schemas"]["TrainingConfigInput"] & (Record<string, never> | null);
+            /** @description The architecture DAG; a model with one can be opened in the studio (use-in-studio) */
+            architecture?: components["schemas"]["ArchitectureGraph"] | null;
+            training_config?: components["schemas"]["TrainingConfigInput"] | null;
             base_model?: string | null;
             /** @description Publish a succeeded training job or fine-tuning run of yours: its artifact files and manifest, its architecture, its metrics as evaluation figures and a generated model card are copied, and the model is published at once. Fields given here override what the job provides. */
             source_job_id?: string;
@@ -4740,8 +4768,9 @@ export interface components {
             /** @description The model card, markdown (raw HTML is not rendered) */
             card?: string;
             visibility?: components["schemas"]["HubVisibility"];
-            architecture?: components["schemas"]["ArchitectureGraph"] & (Record<string, never> | null);
-            training_config?: components["schemas"]["TrainingConfigInput"] & (Record<string, never> | null);
+            /** @description The architecture DAG; a model with one can be opened in the studio (use-in-studio) */
+            architecture?: components["schemas"]["ArchitectureGraph"] | null;
+            training_config?: components["schemas"]["TrainingConfigInput"] | null;
             base_model?: string | null;
         };
         HubFile: {
@@ -5564,6 +5593,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -5617,6 +5655,15 @@ export interface operations {
             };
             /** @description Missing, unknown, revoked or expired credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5696,7 +5743,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        user: components["schemas"]["User"] & (Record<string, never> | null);
+                        user: components["schemas"]["User"] | null;
                     };
                 };
             };
@@ -5802,6 +5849,15 @@ export interface operations {
             };
             /** @description Credential of the wrong kind, or action not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6204,6 +6260,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -6266,6 +6331,15 @@ export interface operations {
             };
             /** @description Credential of the wrong kind, or action not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6514,6 +6588,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -6643,6 +6726,15 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7294,6 +7386,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -7470,6 +7571,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -7543,6 +7653,15 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8112,6 +8231,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -8424,6 +8552,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -8710,6 +8847,15 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9124,6 +9270,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -9278,6 +9433,15 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9833,6 +9997,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -10162,6 +10335,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -10320,6 +10502,15 @@ export interface operations {
             };
             /** @description Conflict with the resource's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10987,6 +11178,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The plan's limit is reached */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Credential of the wrong kind, or action not allowed */
             403: {
                 headers: {
@@ -11183,6 +11383,15 @@ export interface operations {
             };
             /** @description Missing, unknown, revoked or expired credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The plan's limit is reached */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11501,6 +11710,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -11593,6 +11811,15 @@ export interface operations {
             };
             /** @description Conflict with the resource's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11740,6 +11967,15 @@ export interface operations {
             };
             /** @description Conflict with the resource's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12020,6 +12256,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -12107,6 +12352,15 @@ export interface operations {
             };
             /** @description Conflict with the resource's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12254,6 +12508,15 @@ export interface operations {
             };
             /** @description Conflict with the resource's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12969,6 +13232,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -13298,6 +13570,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -13606,6 +13887,15 @@ export interface operations {
             };
             /** @description Conflict with the resource's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14011,6 +14301,15 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14458,6 +14757,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -14744,6 +15052,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -14896,6 +15213,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -15041,6 +15367,15 @@ export interface operations {
             };
             /** @description Conflict with the resource's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15237,6 +15572,15 @@ export interface operations {
             };
             /** @description Conflict with the resource's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15456,6 +15800,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -15598,6 +15951,15 @@ export interface operations {
             };
             /** @description Conflict with the resource's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15756,6 +16118,15 @@ export interface operations {
             };
             /** @description Conflict with the resource's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16065,6 +16436,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The plan's limit is reached */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Credential of the wrong kind, or action not allowed */
             403: {
                 headers: {
@@ -16085,6 +16465,15 @@ export interface operations {
             };
             /** @description Conflict with the resource's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16140,6 +16529,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ModelArtifactUploadReceipt"];
+                };
+            };
+            /** @description The plan's limit is reached */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Credential of the wrong kind, or action not allowed */
@@ -16746,6 +17144,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -16949,6 +17356,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -17031,6 +17447,15 @@ export interface operations {
             };
             /** @description Conflict with the resource's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17527,6 +17952,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -18005,6 +18439,15 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
@@ -18086,6 +18529,15 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
@@ -18164,6 +18616,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limited; see Retry-After */

@@ -2,7 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { getDb } from "./db/client";
 import { streamingBodyLimit } from "./http/body-limit";
 import type { AppEnv } from "./http/env";
-import { registerSecuritySchemes } from "./http/openapi";
+import { openApiDocument, registerSecuritySchemes } from "./http/openapi";
 import { handleError, problemResponse } from "./http/problem";
 import { requestId } from "./http/request-id";
 import { requestLogging } from "./http/request-logging";
@@ -128,7 +128,11 @@ export function createApp(opts: { maxRequestBytes?: number } = {}) {
     .route("/", openaiRouter);
 
   registerSecuritySchemes(app);
-  app.doc31("/api/v1/openapi.json", OPENAPI_INFO);
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  app.get("/api/v1/openapi.json", (c) => {
+    document ??= openApiDocument(app, OPENAPI_INFO);
+    return c.json(document);
+  });
 
   app.notFound((c) => problemResponse(c, 404, `No route for ${c.req.method} ${c.req.path}.`));
   app.onError(handleError);

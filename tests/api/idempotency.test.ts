@@ -2,7 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { credentials } from "@/lib/server/http/credentials";
 import { idempotency } from "@/lib/server/http/idempotency";
-import { createRouter, jsonBody, jsonContent } from "@/lib/server/http/openapi";
+import { createRouter, errors, jsonBody, jsonContent } from "@/lib/server/http/openapi";
+import { problemResponse } from "@/lib/server/http/problem";
 import { randomBase62 } from "@/lib/server/ids";
 import { call, signUpWithKey, startTestApp } from "../helpers";
 
@@ -27,13 +28,14 @@ const route = createRoute({
   },
   responses: {
     201: jsonContent(z.object({ id: z.number(), name: z.string(), secret: z.string().nullable() }), "ok"),
+    ...errors(409, 422, 503),
   },
 });
 const router = createRouter().openapi(route, async (c) => {
   const body = c.req.valid("json");
   if (body.delay_ms) await new Promise((r) => setTimeout(r, body.delay_ms));
   // A failing upstream: the response is an error the middleware must not store.
-  if (body.fail) return new Response(JSON.stringify({ status: body.fail }), { status: body.fail }) as never;
+  if (body.fail) return problemResponse(c, body.fail, "The upstream failed.") as never;
   created += 1;
   return c.json({ id: created, name: body.name, secret: `ldk_${randomBase62(32)}` }, 201);
 });

@@ -10,6 +10,20 @@ export const problemSchema = z
     detail: z.string(),
     request_id: z.string(),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    used_bytes: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "Storage quota problems: bytes the account stores" }),
+    limit_bytes: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "Size problems (402 storage-quota, 413): the limit that was reached" }),
+    requested_bytes: z.number().int().optional().openapi({
+      description:
+        "Size problems: the declared size, or the bytes received when an undeclared upload was stopped",
+    }),
   })
   .openapi("Problem", { description: "RFC 9457 problem details" });
 
@@ -127,3 +141,55 @@ export const idempotencyKeyHeaders = z.object({
     description: "Retry-safe key, 1–255 visible ASCII: a retry with the same key and body replays",
   }),
 });
+
+type OpenApiConfig = Parameters<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>[0];
+type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
+
+/**
+ * The app's OpenAPI 3.1 document, as served and dumped. The generator renders `.nullable()` on a
+ * registered (`$ref`) schema as `allOf: [{$ref}, {type: ["object", "null"]}]`, which no `null`
+ * satisfies (the `$ref` branch still requires an object): every such member is rewritten here to
+ * `anyOf: [{$ref}, {type: "null"}]`, so the fix holds for every current and future nullable reference.
+ */
+export function openApiDocument(app: OpenAPIHono<AppEnv>, config: OpenApiConfig): OpenApiDocument {
+  return bodyLimitResponses(nullableRefs(app.getOpenAPI31Document(config)));
+}
+
+/**
+ * Every request body passes the app-wide size limit (counted while streaming) before its route sees
+ * it: each operation that takes a body documents the 413 problem it may answer.
+ */
+function bodyLimitResponses(doc: OpenApiDocument): OpenApiDocument {
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item as Record<string, { requestBody?: unknown; responses?: object }>)) {
+      if (!op?.requestBody || !op.responses || "413" in op.responses) continue;
+      Object.assign(op.responses, {
+        413: {
+          description: ERROR_TEXT[413],
+          content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+        },
+      });
+    }
+  }
+  return doc;
+}
+
+/** Rewrites every `allOf: [{$ref}, {type: [..., "null"], ...}]` in `node` (in place) to a nullable `anyOf`. */
+export function nullableRefs<T>(node: T): T {
+  if (Array.isArray(node)) {
+    for (const item of node) nullableRefs(item);
+    return node;
+  }
+  if (!node || typeof node !== "object") return node;
+  const obj = node as Record<string, unknown>;
+  for (const value of Object.values(obj)) nullableRefs(value);
+  const allOf = obj.allOf;
+  if (!Array.isArray(allOf) || allOf.length !== 2) return node;
+  const [ref, extra] = allOf as [Record<string, unknown>, Record<string, unknown>];
+  if (typeof ref?.$ref !== "string" || !Array.isArray(extra?.type) || !extra.type.includes("null"))
+    return node;
+  const { type: _type, ...annotations } = extra;
+  delete obj.allOf;
+  Object.assign(obj, annotations, { anyOf: [ref, { type: "null" }] });
+  return node;
+}
