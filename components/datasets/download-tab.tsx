@@ -9,6 +9,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { inputClass } from "@/components/ui/field";
 import { ApiError, api, type Schemas } from "@/lib/api/client";
 import { formatBytes, formatLabel } from "@/lib/datasets-ui/format";
+import { shStr } from "@/lib/ml/codegen/literals";
 import type { DatasetTabProps } from "./types";
 
 type Meta = Schemas["DatasetMeta"];
@@ -130,7 +131,7 @@ export function DownloadTab({ dataset, version }: DatasetTabProps) {
                 Expires at {new Date(link.download_expires_at).toLocaleTimeString()}. Example:
               </p>
               <pre className="rounded-md bg-panel-2 px-3 py-2 font-mono text-xs break-all whitespace-pre-wrap">
-                curl -fLo {link.file_name} &quot;{link.download_url}&quot;
+                curl -fLo {shStr(link.file_name)} {shStr(link.download_url)}
               </pre>
             </>
           ) : (

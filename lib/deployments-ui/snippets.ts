@@ -4,7 +4,7 @@
  * is never in them: they read it from the environment variable KEY_ENV. Every value in the Python and
  * JavaScript ones is written by the code generator's literal functions (strings escaped there only).
  */
-import { jsStr, jsValue, pyStr, pyValue } from "@/lib/ml/codegen/literals";
+import { jsStr, jsValue, pyStr, pyValue, shStr } from "@/lib/ml/codegen/literals";
 
 export const KEY_ENV = "LAYERLINE_DEPLOYMENT_KEY";
 
@@ -26,11 +26,6 @@ export interface SnippetInput {
   languageModel: boolean;
 }
 
-/** A shell single-quoted string. */
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 export function buildSnippets(input: SnippetInput): Snippet[] {
   const origin = input.origin.replace(/\/+$/, "");
   const url = `${origin}/api/v1/inference/${input.deploymentId}/predict`;
@@ -41,10 +36,10 @@ export function buildSnippets(input: SnippetInput): Snippet[] {
       label: "curl",
       language: "bash",
       code: [
-        `curl -X POST ${shellQuote(url)} \\`,
+        `curl -X POST ${shStr(url)} \\`,
         `  -H "Authorization: Bearer $${KEY_ENV}" \\`,
         `  -H "Content-Type: application/json" \\`,
-        `  -d ${shellQuote(JSON.stringify(body))}`,
+        `  -d ${shStr(JSON.stringify(body))}`,
       ].join("\n"),
     },
     {

@@ -18,7 +18,7 @@ import { describe, expect, it } from "vitest";
 import { buildSnippets } from "@/lib/deployments-ui/snippets";
 import { CodegenValidationError, generateProject } from "@/lib/ml/codegen";
 import { codegenCorpus } from "@/lib/ml/codegen/corpus";
-import { jsStr, mdText, pyStr, wellFormed } from "@/lib/ml/codegen/literals";
+import { jsStr, mdText, pyStr, shStr, wellFormed } from "@/lib/ml/codegen/literals";
 import type { ArchitectureGraph } from "@/lib/ml/graph-types";
 
 const PYTHON = "/usr/bin/python3";
@@ -427,6 +427,20 @@ describe("generated code with hostile names", () => {
     expect(Object.keys(pyShapes).filter((k) => pyShapes[k] !== benignShape(k, pyShapes))).toEqual([]);
     expect(Object.keys(jsShapes).filter((k) => jsShapes[k] !== benignShape(k, jsShapes))).toEqual([]);
   }, 30_000);
+
+  it("shell words read back in /bin/sh (download and curl examples)", async () => {
+    const next = random(SEED + 3);
+    const strings = Array.from({ length: 500 }, () => hostile(next).replace(/\0/g, ""));
+    const script = `printf '%s\\0' ${strings.map(shStr).join(" ")}`;
+    // The script on stdin: as one argument it would pass the kernel's size limit.
+    const stdout = await new Promise<string>((resolve, reject) => {
+      const child = execFile("/bin/sh", [], { maxBuffer: 64 << 20 }, (error, out) =>
+        error ? reject(error) : resolve(out),
+      );
+      child.stdin?.end(script);
+    });
+    expect(stdout.split("\0").slice(0, -1)).toEqual(strings.map(wellFormed));
+  });
 
   it("writes names as one line: no raw line terminator, control or unescaped quote in a literal", () => {
     const next = random(SEED + 1);

@@ -107,3 +107,8 @@ export function pyValue(value: unknown, indent = ""): string {
 export function jsValue(value: unknown, indent = ""): string {
   return valueWith(value, indent, { str: jsStr, none: "null", yes: "true", no: "false" });
 }
+
+/** A POSIX shell word that the shell reads as `text` exactly: single quotes, `'` written as `'\''`. */
+export function shStr(text: string): string {
+  return `'${wellFormed(text).replace(/'/g, `'\\''`)}'`;
+}
