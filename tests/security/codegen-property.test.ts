@@ -19,6 +19,7 @@ import { buildSnippets } from "@/lib/deployments-ui/snippets";
 import { CodegenValidationError, generateProject } from "@/lib/ml/codegen";
 import { codegenCorpus } from "@/lib/ml/codegen/corpus";
 import { jsStr, mdText, pyStr, shStr, wellFormed } from "@/lib/ml/codegen/literals";
+import { planCodegen } from "@/lib/ml/codegen/plan";
 import type { ArchitectureGraph } from "@/lib/ml/graph-types";
 
 const PYTHON = "/usr/bin/python3";
@@ -440,6 +441,57 @@ describe("generated code with hostile names", () => {
       child.stdin?.end(script);
     });
     expect(stdout.split("\0").slice(0, -1)).toEqual(strings.map(wellFormed));
+  });
+
+  it("derives identifiers from names with [A-Za-z0-9_] only, never a keyword", () => {
+    const next = random(SEED + 4);
+    const keywords = new Set([
+      "False",
+      "None",
+      "True",
+      "and",
+      "class",
+      "def",
+      "import",
+      "lambda",
+      "return",
+      "yield",
+      "await",
+      "async",
+      "function",
+      "const",
+      "let",
+      "var",
+      "new",
+      "this",
+      "eval",
+      "arguments",
+      "null",
+      "true",
+      "false",
+      "undefined",
+      "self",
+      "torch",
+      "tf",
+      "nn",
+      "F",
+      "super",
+    ]);
+    for (const entry of codegenCorpus().slice(0, 8)) {
+      for (let c = 0; c < 20; c++) {
+        const graph = renamed(
+          entry.graph,
+          () => hostile(next),
+          () => hostile(next),
+        );
+        const plan = planCodegen(graph, entry.training, "pytorch", { projectName: hostile(next) });
+        expect(plan.className).toMatch(/^([A-Z][A-Za-z0-9]*)?Model$/);
+        for (const node of [plan.input, ...plan.layers]) {
+          expect(node.name).toMatch(/^[a-z_][a-z0-9_]*$/);
+          expect(keywords.has(node.name), node.name).toBe(false);
+        }
+      }
+    }
   });
 
   it("writes names as one line: no raw line terminator, control or unescaped quote in a literal", () => {

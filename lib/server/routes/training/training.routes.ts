@@ -239,7 +239,12 @@ export const uploadTrainingCheckpoint = createRoute({
   summary: "Upload a checkpoint file (upload token; the body is the file's bytes)",
   description:
     "Used by training programs (the managed runtimes' and your own). A second upload for the same epoch " +
-    "replaces the first. Emits a `checkpoint` event.",
+    "replaces the first. Emits a `checkpoint` event. Checked before it is stored: the file is a PyTorch " +
+    "checkpoint (the ZIP archive torch.save writes, first entry `<name>/data.pkl`) or the TF.js checkpoint " +
+    "document the generated script writes (else 422); `epoch` is at most the job's configured epochs (422); " +
+    "the size is at most the plan's `checkpoint_bytes` (413, refused before reading when Content-Length " +
+    "says so); it fits the storage quota (402 `storage-quota`). The job keeps its best checkpoint and the " +
+    "last `checkpoints_kept_per_job` epochs; older checkpoints are deleted as new ones arrive.",
   ...uploadAuth,
   request: {
     params: jobIdParams,
@@ -248,7 +253,7 @@ export const uploadTrainingCheckpoint = createRoute({
   },
   responses: {
     201: jsonContent(checkpointSchema, "The stored checkpoint"),
-    ...errors(401, 403, 409, 413, 422),
+    ...errors(401, 402, 403, 409, 413, 422),
   },
 });
 
@@ -260,13 +265,17 @@ export const uploadTrainingArtifactFile = createRoute({
   summary: "Upload one model artifact file (upload token): model.onnx, or TF.js model.json and weights",
   description:
     "When the job succeeds, the service adds `manifest.json` (task, input features and their preprocessing, " +
-    "output labels, metrics, architecture and dataset versions).",
+    "output labels, metrics, architecture and dataset versions). The file counts against the owner's " +
+    "storage quota (402 `storage-quota` when it would not fit).",
   ...uploadAuth,
   request: {
     params: artifactFileParams,
     body: { required: true, content: { "application/octet-stream": binary } },
   },
-  responses: { 201: jsonContent(artifactFileSchema, "The stored file"), ...errors(401, 403, 409, 413, 422) },
+  responses: {
+    201: jsonContent(artifactFileSchema, "The stored file"),
+    ...errors(401, 402, 403, 409, 413, 422),
+  },
 });
 
 export const downloadTrainingArtifactFile = createRoute({
