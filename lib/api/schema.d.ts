@@ -2045,7 +2045,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file (streamed; a file at the same path is replaced)
-         * @description `multipart/form-data` with a `file` part (and an optional `path` field), or the raw bytes with `?path=`. The SHA-256 is computed while the file streams into storage. Above the plan's `hub_file_bytes` → 402 (before reading when Content-Length says so); above 550 MB → 413.
+         * @description `multipart/form-data` with a `file` part (and an optional `path` field), or the raw bytes with `?path=`. The SHA-256 is computed while the file streams into storage. Above the plan's `hub_file_bytes` → 402 (before reading when Content-Length says so); above 550 MB → 413. The file counts against the storage quota: 402 `storage-quota` (with the figures) when it would not fit.
          */
         post: operations["uploadHubFile"];
         delete?: never;
@@ -2263,7 +2263,7 @@ export interface paths {
         put?: never;
         /**
          * Push a new version, from a succeeded job or run, or bare
-         * @description With `job_id` (a succeeded training job or fine-tuning run; else 409) the job's model files and manifest.json become the version's artifacts, complete at once: finalize right away. Without it the version is bare: upload its artifacts (`artifacts:initiate`, PUT, `complete`), then finalize. A declared `task_contract` is checked against manifest.json at finalize.
+         * @description With `job_id` (a succeeded training job or fine-tuning run; else 409) the job's model files and manifest.json become the version's artifacts, complete at once: finalize right away. Without it the version is bare: upload its artifacts (`artifacts:initiate`, PUT, `complete`), then finalize. A declared `task_contract` is checked against manifest.json at finalize. The copied files count against the storage quota (402 `storage-quota`).
          */
         post: operations["pushModelVersion"];
         delete?: never;
@@ -15924,6 +15924,15 @@ export interface operations {
             };
             /** @description Missing, unknown, revoked or expired credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The plan's limit is reached */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,6 +8,9 @@ export interface FieldError {
 }
 
 export class DomainError extends Error {
+  /** RFC 9457 extension members (figures a client can act on), added beside the standard ones. */
+  extensions?: Record<string, number | string>;
+
   constructor(
     readonly status: number,
     readonly title: string,
@@ -58,8 +61,17 @@ export class ConflictError extends DomainError {
   }
 }
 export class PayloadTooLargeError extends DomainError {
-  constructor(detail: string) {
+  constructor(detail: string, figures?: { limit_bytes: number; requested_bytes: number }) {
     super(413, "Payload too large", detail);
+    if (figures) this.extensions = figures;
+  }
+}
+
+/** The bytes would not fit in the owner's storage quota (402, `type` ending with `storage-quota`). */
+export class StorageQuotaError extends DomainError {
+  constructor(detail: string, figures: { used_bytes: number; limit_bytes: number; requested_bytes: number }) {
+    super(402, "Storage quota exceeded", detail, undefined, undefined, "storage-quota");
+    this.extensions = figures;
   }
 }
 export class ValidationError extends DomainError {

@@ -15,9 +15,14 @@ export interface PlanDefinition {
     audit_sharing: boolean;
   };
   limits: {
+    /** Every byte the account stores: datasets, checkpoints, job artifacts, hub files, registry artifacts. */
     storage_bytes: number;
     upload_file_bytes: number;
     hub_file_bytes: number;
+    /** Largest checkpoint a training job may upload (413 above it). */
+    checkpoint_bytes: number;
+    /** Checkpoints a job keeps besides its best: the most recent epochs; older ones are deleted. */
+    checkpoints_kept_per_job: number;
     projects: number;
     deployments: number;
     concurrent_training_jobs: number;
@@ -48,6 +53,8 @@ export const PLANS: Record<PlanId, PlanDefinition> = {
       storage_bytes: 5 * GB,
       upload_file_bytes: 200 * MB,
       hub_file_bytes: 200 * MB,
+      checkpoint_bytes: 256 * MB,
+      checkpoints_kept_per_job: 3,
       projects: 100,
       deployments: 3,
       concurrent_training_jobs: 2,
@@ -71,6 +78,8 @@ export const PLANS: Record<PlanId, PlanDefinition> = {
       storage_bytes: 100 * GB,
       upload_file_bytes: 500 * MB,
       hub_file_bytes: 500 * MB,
+      checkpoint_bytes: 1 * GB,
+      checkpoints_kept_per_job: 3,
       projects: 1000,
       deployments: 20,
       concurrent_training_jobs: 8,
@@ -94,6 +103,8 @@ export const PLANS: Record<PlanId, PlanDefinition> = {
       storage_bytes: 1024 * GB,
       upload_file_bytes: 500 * MB,
       hub_file_bytes: 500 * MB,
+      checkpoint_bytes: 2 * GB,
+      checkpoints_kept_per_job: 3,
       projects: 10000,
       deployments: 100,
       concurrent_training_jobs: 32,

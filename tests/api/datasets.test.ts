@@ -375,6 +375,7 @@ describe("limits and quota", () => {
         limit_bytes: 600,
         per_file_limit_bytes: 200 * 1024 * 1024,
         remaining_bytes: 600 - used,
+        breakdown: { datasets: used, checkpoints: 0, artifacts: 0, hub: 0, registry: 0 },
       });
       const second = await upload(
         app,
@@ -384,6 +385,9 @@ describe("limits and quota", () => {
       );
       expect(second.status).toBe(402);
       expect(second.json.detail).toMatch(/storage quota/);
+      expect(second.json.type).toMatch(/storage-quota$/);
+      expect(second.json).toMatchObject({ used_bytes: used, limit_bytes: 600 });
+      expect(second.json.requested_bytes).toBeGreaterThan(600 - used);
     });
     expect(await rowsOf(user.id)).toEqual({ datasets: 1, versions: 1 });
   });

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/server/db/client";
 import { grantCredits } from "@/lib/server/services/credits";
 import { call, signUpWithKey, startTestApp, type TestApp } from "../helpers";
+import { torchCheckpoint } from "../security/checkpoint-bytes";
 import { readSse } from "../sse";
 import { csv, upload } from "./datasets-helpers";
 import { tempBlobDir } from "./projects.fixtures";
@@ -205,8 +206,8 @@ describe("an external job's uploads", () => {
     const logs = await call(app, "GET", `${path}/logs?q=EPOCH`, { key });
     expect(logs.json.items.map((l: { message: string }) => l.message)).toEqual(["epoch 1/2 loss 1.2"]);
 
-    // A checkpoint: streamed in, listed, downloaded byte for byte.
-    const bytes = new Uint8Array(4096).map((_, i) => i % 251);
+    // A checkpoint (torch.save's ZIP layout): streamed in, listed, downloaded byte for byte.
+    const bytes = torchCheckpoint(3500);
     const ck = await call(
       app,
       "POST",
@@ -218,7 +219,12 @@ describe("an external job's uploads", () => {
       },
     );
     expect(ck.status, ck.text).toBe(201);
-    expect(ck.json).toMatchObject({ epoch: 1, is_best: true, size_bytes: 4096, metrics: { val_loss: 0.5 } });
+    expect(ck.json).toMatchObject({
+      epoch: 1,
+      is_best: true,
+      size_bytes: bytes.byteLength,
+      metrics: { val_loss: 0.5 },
+    });
     const list = await call(app, "GET", `${path}/checkpoints`, { key });
     expect(list.json.items).toHaveLength(1);
     const dl = await app.request(`${path}/checkpoints/${ck.json.id}/download`, {

@@ -63,10 +63,17 @@ export function problemResponse(
   c: Context,
   status: number,
   detail: string,
-  opts: { title?: string; errors?: FieldError[]; headers?: Record<string, string>; slug?: string } = {},
+  opts: {
+    title?: string;
+    errors?: FieldError[];
+    headers?: Record<string, string>;
+    slug?: string;
+    extensions?: Record<string, number | string>;
+  } = {},
 ): Response {
   const requestId = (c.get("requestId") as string | undefined) ?? "";
-  const body = problemBody(status, detail, requestId, opts.title, opts.errors);
+  // Extension members first: they never replace a standard member.
+  const body = { ...opts.extensions, ...problemBody(status, detail, requestId, opts.title, opts.errors) };
   if (opts.slug) body.type = TYPE_BASE + opts.slug;
   return new Response(JSON.stringify(body), {
     status,
@@ -89,6 +96,7 @@ export function handleError(err: Error, c: Context): Response {
       errors: err.errors,
       headers: err.headers,
       slug: err.slug,
+      extensions: err.extensions,
     });
   }
   if (err instanceof HTTPException) {

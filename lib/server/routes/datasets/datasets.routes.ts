@@ -70,7 +70,11 @@ export const getDatasetStorageQuota = createRoute({
   path: `${base}/storage/quota`,
   operationId: "getDatasetStorageQuota",
   tags,
-  summary: "Storage used by the caller's datasets and the plan's limits",
+  summary: "The caller's storage quota: every byte stored, by kind, and the plan's limits",
+  description:
+    "One quota per plan counts datasets, training checkpoints, training artifact files, hub model files " +
+    "and registry artifacts (`breakdown`). Uploads are held to it while they stream in: 402 problem " +
+    "(`storage-quota`) with `used_bytes`, `limit_bytes` and `requested_bytes`. Deleting anything frees it.",
   ...auth,
   responses: { 200: jsonContent(s.quotaSchema, "Quota"), ...errors(401, 403) },
 });

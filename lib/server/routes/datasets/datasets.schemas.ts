@@ -414,14 +414,31 @@ export const splitsResultSchema = splitsSummarySchema
   })
   .openapi("DatasetSplits");
 
+export const storageBreakdownSchema = z
+  .object({
+    datasets: z.number().int().openapi({ description: "Every version of every dataset you own" }),
+    checkpoints: z.number().int().openapi({ description: "Training checkpoints kept by your jobs" }),
+    artifacts: z.number().int().openapi({ description: "Model files uploaded by your training jobs" }),
+    hub: z.number().int().openapi({ description: "Files of your hub models and their versions" }),
+    registry: z.number().int().openapi({ description: "Artifacts of your registry model versions" }),
+  })
+  .openapi("StorageBreakdown", { description: "Bytes stored, by kind; they add up to `used_bytes`" });
+
 export const quotaSchema = z
   .object({
-    used_bytes: z.number().int(),
-    limit_bytes: z.number().int(),
-    per_file_limit_bytes: z.number().int(),
+    used_bytes: z.number().int().openapi({
+      description: "Every byte you store: datasets, checkpoints, artifacts, hub and registry files",
+    }),
+    limit_bytes: z.number().int().openapi({ description: "Your plan's storage quota" }),
+    per_file_limit_bytes: z.number().int().openapi({ description: "Largest dataset file you may upload" }),
     remaining_bytes: z.number().int(),
+    breakdown: storageBreakdownSchema,
   })
-  .openapi("StorageQuota");
+  .openapi("StorageQuota", {
+    description:
+      "One storage quota covers every byte you store; an upload that would pass it is refused with 402 " +
+      "(`type` ending with `storage-quota`, with `used_bytes`, `limit_bytes` and `requested_bytes`).",
+  });
 
 export const linkBodySchema = z
   .object({ dataset_id: z.string().min(1).max(64) })

@@ -173,7 +173,8 @@ export const uploadHubFile = createRoute({
   description:
     "`multipart/form-data` with a `file` part (and an optional `path` field), or the raw bytes with " +
     "`?path=`. The SHA-256 is computed while the file streams into storage. Above the plan's " +
-    "`hub_file_bytes` → 402 (before reading when Content-Length says so); above 550 MB → 413.",
+    "`hub_file_bytes` → 402 (before reading when Content-Length says so); above 550 MB → 413. The file " +
+    "counts against the storage quota: 402 `storage-quota` (with the figures) when it would not fit.",
   ...auth,
   request: {
     ...params,

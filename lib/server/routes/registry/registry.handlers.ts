@@ -9,6 +9,7 @@ import { versionLineage } from "../../services/registry/lineage";
 import * as versions from "../../services/registry/model-versions";
 import * as models from "../../services/registry/models";
 import { findTaskContract, TASK_CONTRACTS, taskContractView } from "../../services/registry/task-contracts";
+import { declaredLength } from "../../services/training/ingest";
 import type * as r from "./registry.routes";
 
 const uid = (c: Context<AppEnv>) => currentUser(c).id;
@@ -93,7 +94,14 @@ export const initiateModelArtifact: RouteHandler<typeof r.initiateModelArtifact,
 export const uploadModelArtifact: RouteHandler<typeof r.uploadModelArtifact, AppEnv> = async (c) => {
   const { version_id, artifact_id } = c.req.valid("param");
   return c.json(
-    await artifacts.receiveUpload(c.get("db"), version_id, artifact_id, c.req.valid("query"), c.req.raw.body),
+    await artifacts.receiveUpload(
+      c.get("db"),
+      version_id,
+      artifact_id,
+      c.req.valid("query"),
+      c.req.raw.body,
+      declaredLength(c.req.header("content-length")),
+    ),
     200,
   );
 };

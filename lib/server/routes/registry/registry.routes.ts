@@ -109,7 +109,8 @@ export const pushModelVersion = createRoute({
     "With `job_id` (a succeeded training job or fine-tuning run; else 409) the job's model files and " +
     "manifest.json become the version's artifacts, complete at once: finalize right away. Without it " +
     "the version is bare: upload its artifacts (`artifacts:initiate`, PUT, `complete`), then finalize. " +
-    "A declared `task_contract` is checked against manifest.json at finalize.",
+    "A declared `task_contract` is checked against manifest.json at finalize. The copied files count " +
+    "against the storage quota (402 `storage-quota`).",
   ...auth,
   request: { params: modelIdParams, body: jsonBody(pushVersionBodySchema) },
   responses: {
@@ -117,7 +118,7 @@ export const pushModelVersion = createRoute({
       ...jsonContent(modelVersionSchema, "The new pending version"),
       headers: { Location: { description: "The version's URL", schema: { type: "string" as const } } },
     },
-    ...errors(400, 401, 403, 404, 409, 422),
+    ...errors(400, 401, 402, 403, 404, 409, 422),
   },
 });
 
@@ -224,12 +225,13 @@ export const initiateModelArtifact = createRoute({
     "Declare the file's name, size and SHA-256. Send its bytes to `upload.url` with `upload.method` " +
     "and `upload.headers` (the URL is signed and expires at `expires_at`; it needs no other " +
     "credential), then call `…/complete`. A pending artifact of the same name is replaced; a " +
-    "complete one answers 409, as does a finalized version.",
+    "complete one answers 409, as does a finalized version. A declared size that does not fit the " +
+    "storage quota → 402 (`storage-quota`, with the figures).",
   ...auth,
   request: { params: versionIdParams, body: jsonBody(initiateArtifactBodySchema) },
   responses: {
     201: jsonContent(initiateArtifactResponseSchema, "Where and how to send the bytes"),
-    ...errors(400, 401, 403, 404, 409, 422),
+    ...errors(400, 401, 402, 403, 404, 409, 422),
   },
 });
 
@@ -240,7 +242,8 @@ export const uploadModelArtifact = createRoute({
   tags,
   summary: "Send an artifact's bytes (the signed URL from artifacts:initiate)",
   description:
-    "Streamed to storage. More bytes than declared → 413; an expired link → 410; a tampered one → " +
+    "Streamed to storage. More bytes than declared → 413; more than the owner's storage quota leaves → " +
+    "402 (`storage-quota`); an expired link → 410; a tampered one → " +
     "403. A retry replaces the previous bytes until the artifact is complete (then 409).",
   security: [],
   request: {
@@ -250,7 +253,7 @@ export const uploadModelArtifact = createRoute({
   },
   responses: {
     200: jsonContent(uploadReceiptSchema, "What was received"),
-    ...errors(403, 404, 409, 410, 413),
+    ...errors(402, 403, 404, 409, 410, 413),
   },
 });
 

@@ -102,7 +102,13 @@ export const uploadTrainingCheckpoint: RouteHandler<typeof r.uploadTrainingCheck
 ) => {
   const { job_id } = c.req.valid("param");
   uploadSubject(c as never, job_id);
-  const checkpoint = await ingest.uploadCheckpoint(c.get("db"), job_id, c.req.valid("query"), c.req.raw.body);
+  const checkpoint = await ingest.uploadCheckpoint(
+    c.get("db"),
+    job_id,
+    c.req.valid("query"),
+    c.req.raw.body,
+    ingest.declaredLength(c.req.header("content-length")),
+  );
   return c.json(checkpoint, 201);
 };
 
@@ -111,7 +117,11 @@ export const uploadTrainingArtifactFile: RouteHandler<typeof r.uploadTrainingArt
 ) => {
   const { job_id, file_name } = c.req.valid("param");
   uploadSubject(c as never, job_id);
-  return c.json(await ingest.uploadArtifactFile(c.get("db"), job_id, file_name, c.req.raw.body), 201);
+  const declared = ingest.declaredLength(c.req.header("content-length"));
+  return c.json(
+    await ingest.uploadArtifactFile(c.get("db"), job_id, file_name, c.req.raw.body, declared),
+    201,
+  );
 };
 
 export const downloadTrainingArtifactFile: RouteHandler<

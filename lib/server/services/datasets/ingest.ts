@@ -144,7 +144,8 @@ export async function commitStoredFile(
         sql`select ${users.id} from ${users} where ${users.id} = ${target.owner.id} for update`,
       );
       const used = await storageUsedBytes(tx, target.owner.id);
-      if (used + stored.size > planStorageBytes(target.owner.plan)) throw budget.overQuota();
+      const limit = planStorageBytes(target.owner.plan);
+      if (used + stored.size > limit) throw budget.overQuota(stored.size, used);
       let dataset: DatasetRow;
       if (existing) {
         const [updated] = await tx

@@ -1,10 +1,17 @@
 import type { z } from "@hono/zod-openapi";
-import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { datasets } from "../../db/schema";
-import { PayloadTooLargeError, PaymentRequiredError } from "../../errors";
+import { PayloadTooLargeError, PaymentRequiredError, type StorageQuotaError } from "../../errors";
 import { planOf } from "../../plans";
 import type { quotaSchema } from "../../routes/datasets/datasets.schemas";
+import {
+  quotaExceeded,
+  STORAGE_KINDS,
+  storageBreakdown,
+  storageLimitBytes,
+  storageUsedBytes,
+} from "../storage-quota";
+
+export { quotaExceeded, storageUsedBytes };
 
 /**
  * Size limits of dataset files (contract §7, §8): 413 above the overall cap (500 MB), 402 when the
@@ -12,7 +19,8 @@ import type { quotaSchema } from "../../routes/datasets/datasets.schemas";
  * quota. Environment overrides exist for tests and operators:
  *   DATASET_MAX_FILE_BYTES     the overall cap (default 500 MB)
  *   DATASET_UPLOAD_FILE_BYTES  the per-file limit of every plan
- *   DATASET_STORAGE_BYTES      the storage quota of every plan
+ *   STORAGE_QUOTA_BYTES        the storage quota of every plan (older name: DATASET_STORAGE_BYTES)
+ * The storage quota counts every byte the user stores, not only datasets (services/storage-quota.ts).
  */
 export const DATASET_FILE_CAP_BYTES = 500 * 1024 * 1024;
 
@@ -35,28 +43,21 @@ export function planFileBytes(plan: string, env: NodeJS.ProcessEnv = process.env
 }
 
 export function planStorageBytes(plan: string, env: NodeJS.ProcessEnv = process.env): number {
-  return envBytes("DATASET_STORAGE_BYTES", env) ?? planOf(plan).limits.storage_bytes;
-}
-
-/** Bytes of dataset files the user stores (every version of every dataset they own). */
-export async function storageUsedBytes(db: Pick<Db, "select">, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ used: sql<string>`coalesce(sum(${datasets.sizeBytes}), 0)` })
-    .from(datasets)
-    .where(eq(datasets.ownerId, userId));
-  return Number(row?.used ?? 0);
+  return storageLimitBytes(plan, env);
 }
 
 export type QuotaView = z.infer<typeof quotaSchema>;
 
 export async function storageQuota(db: Db, user: { id: string; plan: string }): Promise<QuotaView> {
-  const used = await storageUsedBytes(db, user.id);
+  const breakdown = await storageBreakdown(db, user.id);
+  const used = STORAGE_KINDS.reduce((sum, k) => sum + breakdown[k], 0);
   const limit = planStorageBytes(user.plan);
   return {
     used_bytes: used,
     limit_bytes: limit,
     per_file_limit_bytes: Math.min(fileCapBytes(), planFileBytes(user.plan)),
     remaining_bytes: Math.max(0, limit - used),
+    breakdown,
   };
 }
 
@@ -74,11 +75,15 @@ export class FileBudget {
     readonly capBytes: number,
     readonly planFileBytes: number,
     readonly remainingBytes: number,
+    /** The storage quota's figures, for the 402 problem. */
+    readonly usedBytes = 0,
+    readonly limitBytes = remainingBytes,
   ) {}
 
   static async forUser(db: Db, user: { id: string; plan: string }): Promise<FileBudget> {
-    const quota = await storageQuota(db, user);
-    return new FileBudget(fileCapBytes(), planFileBytes(user.plan), quota.remaining_bytes);
+    const used = await storageUsedBytes(db, user.id);
+    const limit = planStorageBytes(user.plan);
+    return new FileBudget(fileCapBytes(), planFileBytes(user.plan), Math.max(0, limit - used), used, limit);
   }
 
   /** The most bytes a file may have. */
@@ -91,7 +96,7 @@ export class FileBudget {
     const crossed = [
       { at: this.capBytes, err: () => this.tooLarge() },
       { at: this.planFileBytes, err: () => this.overPlan() },
-      { at: this.remainingBytes, err: () => this.overQuota() },
+      { at: this.remainingBytes, err: () => this.overQuota(bytes) },
     ]
       .filter((l) => bytes > l.at)
       .sort((a, b) => a.at - b.at);
@@ -113,9 +118,7 @@ export class FileBudget {
     );
   }
 
-  overQuota(): PaymentRequiredError {
-    return new PaymentRequiredError(
-      `The file does not fit in your storage quota (${human(this.remainingBytes)} left); delete datasets or upgrade.`,
-    );
+  overQuota(requestedBytes?: number, usedBytes = this.usedBytes): StorageQuotaError {
+    return quotaExceeded(usedBytes, this.limitBytes, requestedBytes ?? this.remainingBytes + 1);
   }
 }

@@ -24,6 +24,7 @@ import { newId } from "../../ids";
 import { planOf } from "../../plans";
 import { FILE_PATH_PATTERN, type HubFileView } from "../../schemas/hub";
 import { deleteBlob, openBlob, parseBlobKey, putBlob } from "../../storage/blob-store";
+import { commitWithinQuota, StorageBudget } from "../storage-quota";
 import { findOwnedModel, findVisibleModel } from "./access";
 import { type HubSignedLink, mintHubLink } from "./signed-links";
 
@@ -73,15 +74,20 @@ function tooLarge(limit: number): PaymentRequiredError {
   );
 }
 
-/** Counts and hashes chunks as they pass; fails with 402 as soon as the limit is passed. */
+/**
+ * Counts and hashes chunks as they pass; fails with 402 as soon as the plan's file limit or the
+ * owner's storage quota is passed.
+ */
 async function* measured(
   source: AsyncIterable<Uint8Array>,
   limit: number,
+  budget: StorageBudget,
   out: { size: number; hash: ReturnType<typeof createHash> },
 ): AsyncIterable<Uint8Array> {
   for await (const chunk of source) {
     out.size += chunk.byteLength;
     if (out.size > limit) throw tooLarge(limit);
+    budget.check(out.size);
     out.hash.update(chunk);
     yield chunk;
   }
@@ -93,9 +99,13 @@ interface StoredBlob {
   sha256: string;
 }
 
-async function storeStream(source: AsyncIterable<Uint8Array>, limit: number): Promise<StoredBlob> {
+async function storeStream(
+  source: AsyncIterable<Uint8Array>,
+  limit: number,
+  budget: StorageBudget,
+): Promise<StoredBlob> {
   const out = { size: 0, hash: createHash("sha256") };
-  const { key } = await putBlob({ area: "hub", id: newId("hbf") }, measured(source, limit, out));
+  const { key } = await putBlob({ area: "hub", id: newId("hbf") }, measured(source, limit, budget, out));
   return { blobKey: key, size: out.size, sha256: out.hash.digest("hex") };
 }
 
@@ -136,6 +146,7 @@ function receiveMultipart(
   body: ReadableStream<Uint8Array>,
   contentType: string,
   limit: number,
+  budget: StorageBudget,
 ): Promise<{ stored: StoredBlob; path: string; contentType: string }> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -175,7 +186,7 @@ function receiveMultipart(
       fileStream = stream;
       fileName = info.filename ?? "";
       partType = info.mimeType ?? "";
-      stored = storeStream(stream, limit);
+      stored = storeStream(stream, limit, budget);
       stored.catch(fail);
     });
     parser.on("partsLimit", () => fail(new BadRequestError("Too many form parts.")));
@@ -231,22 +242,38 @@ export async function uploadFile(
   const limit = planOf(user.plan).limits.hub_file_bytes;
   if (!req.body) throw new BadRequestError("The request has no body.");
   const multipart = req.contentType !== undefined && /^multipart\/form-data/i.test(req.contentType);
+  // The storage quota (a raw upload replacing a file of the same path frees that file's bytes).
+  const [replacing] =
+    !multipart && req.path
+      ? await db
+          .select({ size: hubModelFiles.sizeBytes })
+          .from(hubModelFiles)
+          .where(and(eq(hubModelFiles.modelId, modelId), eq(hubModelFiles.path, req.path)))
+          .limit(1)
+      : [];
+  const budget = await StorageBudget.of(db, user.id, replacing?.size ?? 0);
   if (req.contentLength !== undefined && Number.isFinite(req.contentLength)) {
     const allowance = multipart ? limit + MULTIPART_OVERHEAD_BYTES : limit;
     if (req.contentLength > allowance) throw tooLarge(limit);
+    budget.check(Math.max(0, req.contentLength - (multipart ? MULTIPART_OVERHEAD_BYTES : 0)));
   }
   let stored: StoredBlob;
   let path: string;
   let contentType: string;
   if (multipart) {
-    ({ stored, path, contentType } = await receiveMultipart(req.body, req.contentType as string, limit));
+    ({ stored, path, contentType } = await receiveMultipart(
+      req.body,
+      req.contentType as string,
+      limit,
+      budget,
+    ));
   } else {
     if (!req.path)
       throw new ValidationError("A raw upload needs the file's path in `?path=`.", [
         { path: "query.path", message: "Required for a raw body" },
       ]);
     path = checkPath(req.path);
-    stored = await storeStream(chunksOf(req.body), limit);
+    stored = await storeStream(chunksOf(req.body), limit, budget);
     const declared = req.contentType?.split(";")[0]?.trim();
     contentType =
       declared && declared !== "application/octet-stream" ? (req.contentType ?? "") : guessContentType(path);
@@ -264,28 +291,36 @@ export async function uploadFile(
     .from(hubModelFiles)
     .where(and(eq(hubModelFiles.modelId, modelId), eq(hubModelFiles.path, path)))
     .limit(1);
-  const [row] = await db
-    .insert(hubModelFiles)
-    .values({
-      id: newId("hf"),
-      modelId,
-      path,
-      sizeBytes: stored.size,
-      sha256: stored.sha256,
-      blobKey: stored.blobKey,
-      contentType,
-    })
-    .onConflictDoUpdate({
-      target: [hubModelFiles.modelId, hubModelFiles.path],
-      set: {
+  const record = (tx: Pick<Db, "insert">) =>
+    tx
+      .insert(hubModelFiles)
+      .values({
+        id: newId("hf"),
+        modelId,
+        path,
         sizeBytes: stored.size,
         sha256: stored.sha256,
         blobKey: stored.blobKey,
         contentType,
-        updatedAt: new Date(),
-      },
-    })
-    .returning();
+      })
+      .onConflictDoUpdate({
+        target: [hubModelFiles.modelId, hubModelFiles.path],
+        set: {
+          sizeBytes: stored.size,
+          sha256: stored.sha256,
+          blobKey: stored.blobKey,
+          contentType,
+          updatedAt: new Date(),
+        },
+      })
+      .returning();
+  let row: HubModelFileRow;
+  try {
+    [row] = await commitWithinQuota(db, user.id, stored.size, (tx) => record(tx));
+  } catch (err) {
+    await deleteBlob(parseBlobKey(stored.blobKey)).catch(() => {});
+    throw err;
+  }
   await db.update(hubModels).set({ updatedAt: new Date() }).where(eq(hubModels.id, modelId));
   if (previous) await removeUnreferencedBlobs(db, [previous.blobKey]);
   return { file: toFileView(row), created: !previous };

@@ -12,6 +12,7 @@ import { ConflictError } from "../../errors";
 import { newId } from "../../ids";
 import { copyBlob, parseBlobKey, putBlob } from "../../storage/blob-store";
 import { findOwnedVersion } from "../registry/views";
+import { StorageBudget } from "../storage-quota";
 import { findOwnedJob } from "../training/job-rows";
 
 const TASK_NAMES: Record<string, string> = {
@@ -105,6 +106,8 @@ export async function publicationFromJob(db: Db, ownerId: string, jobId: string,
     throw new ConflictError(`The training job is ${job.state}; only a succeeded job can be published.`);
   if (!job.artifactManifest || !job.artifactFormat || job.artifactFiles.length === 0)
     throw new ConflictError("The training job has no model artifact to publish.");
+  // The copies are the owner's stored bytes too (the manifest is small beside them).
+  (await StorageBudget.of(db, ownerId)).check(job.artifactFiles.reduce((sum, f) => sum + f.size_bytes, 0));
   const files: HubFileInsert[] = [];
   for (const f of job.artifactFiles) {
     const id = newId("hbf");
@@ -209,6 +212,7 @@ export async function publicationFromModelVersion(
     .select()
     .from(modelArtifacts)
     .where(and(eq(modelArtifacts.versionId, version.id), eq(modelArtifacts.state, "complete")));
+  (await StorageBudget.of(db, ownerId)).check(artifacts.reduce((sum, a) => sum + a.sizeBytes, 0));
   const files: HubFileInsert[] = [];
   for (const a of artifacts) {
     if (!a.blobKey) continue;

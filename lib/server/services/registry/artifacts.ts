@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type ModelArtifactRow, modelArtifacts, modelVersions } from "../../db/schema";
+import { type ModelArtifactRow, modelArtifacts, modelVersions, registeredModels } from "../../db/schema";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { newId } from "../../ids";
 import {
@@ -18,6 +18,7 @@ import {
   type ModelArtifactView,
 } from "../../schemas/registry";
 import { deleteBlob, openBlob, parseBlobKey } from "../../storage/blob-store";
+import { commitWithinQuota, StorageBudget } from "../storage-quota";
 import { storeStreamedFile } from "../training/ingest";
 import { isUniqueViolation } from "./db-errors";
 import { signUploadLink, type UploadLinkQuery, uploadPath, verifyUploadLink } from "./upload-links";
@@ -42,6 +43,8 @@ export async function initiateArtifact(
 ): Promise<InitiateArtifactResponse> {
   const version = await findOwnedVersion(db, ownerId, versionId);
   if (version.state !== "pending") throw finalizedError();
+  // A declared size that cannot fit is refused now, not after the bytes were sent.
+  (await StorageBudget.of(db, ownerId)).check(body.size_bytes);
   const id = newId("art");
   const replaced = await db
     .transaction(async (tx) => {
@@ -105,26 +108,34 @@ export async function receiveUpload(
   artifactId: string,
   q: Partial<UploadLinkQuery>,
   body: ReadableStream<Uint8Array> | null,
+  declaredBytes?: number,
 ): Promise<{ artifact_id: string; received_bytes: number; sha256: string }> {
   verifyUploadLink(versionId, artifactId, q);
   const [row] = await db
-    .select({ a: modelArtifacts, state: modelVersions.state })
+    .select({ a: modelArtifacts, state: modelVersions.state, ownerId: registeredModels.ownerId })
     .from(modelArtifacts)
     .innerJoin(modelVersions, eq(modelVersions.id, modelArtifacts.versionId))
+    .innerJoin(registeredModels, eq(registeredModels.id, modelVersions.modelId))
     .where(and(eq(modelArtifacts.id, artifactId), eq(modelArtifacts.versionId, versionId)))
     .limit(1);
   // A valid signature for a missing artifact: it was replaced by a new initiate, or deleted.
   if (!row) throw new NotFoundError("Artifact");
   if (row.state !== "pending") throw finalizedError();
   if (row.a.state === "complete") throw new ConflictError("The artifact is already complete.");
+  const freed = row.a.receivedSize ?? 0; // a retry replaces the bytes of the previous attempt
   const stored = await storeStreamedFile(
     { area: REGISTRY_BLOB_AREA, id: newArtifactBlobId(artifactId) },
     body ?? new Blob([]).stream(), // an empty body (a zero-byte file) arrives as none
-    row.a.sizeBytes,
+    {
+      maxBytes: row.a.sizeBytes,
+      what: "The artifact's declared size",
+      budget: await StorageBudget.of(db, row.ownerId, freed),
+      declaredBytes,
+    },
   );
   let previous: string | null = null;
   try {
-    await db.transaction(async (tx) => {
+    await commitWithinQuota(db, row.ownerId, stored.size, async (tx) => {
       const [current] = await tx
         .select({ a: modelArtifacts, state: modelVersions.state })
         .from(modelArtifacts)

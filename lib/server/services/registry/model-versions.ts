@@ -22,6 +22,7 @@ import type { EvaluationView } from "../../schemas/evaluations";
 import type { ModelVersionView, PushVersionBody } from "../../schemas/registry";
 import { copyBlob, deleteBlob, parseBlobKey, putBlob, readBlob } from "../../storage/blob-store";
 import { toEvaluationView } from "../evaluations/evaluations";
+import { StorageBudget } from "../storage-quota";
 import { findOwnedJob } from "../training/job-rows";
 import type { ArtifactFile } from "../training/types";
 import { newArtifactBlobId, REGISTRY_BLOB_AREA } from "./artifacts";
@@ -134,6 +135,9 @@ export async function pushVersion(
     if (!job.artifactFormat || !job.artifactManifest || job.artifactFiles.length === 0)
       throw new ConflictError("The training job has no model artifact to push.");
   }
+  // The copies are the owner's stored bytes too (the manifest is small beside them).
+  if (job)
+    (await StorageBudget.of(db, ownerId)).check(job.artifactFiles.reduce((sum, f) => sum + f.size_bytes, 0));
   const prepared = job ? await copyJobArtifacts(job) : [];
   try {
     const row = await db.transaction(async (tx) => {

@@ -3,22 +3,37 @@
  * logs, status, progress), checkpoint files and model artifact files. The managed runtimes' scripts
  * and a user's own machine use exactly this path. Uploads to a finished job answer 409.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type TrainingJobRow, trainingCheckpoints, trainingJobs } from "../../db/schema";
-import { ConflictError, NotFoundError, ValidationError } from "../../errors";
+import { type TrainingJobRow, trainingCheckpoints, trainingJobs, users } from "../../db/schema";
+import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../errors";
 import { appendTrainingEvents, type NewTrainingEvent } from "../../events/training-events";
 import { newId } from "../../ids";
+import { planOf } from "../../plans";
 import type { UploadEvent } from "../../schemas/training";
 import { deleteBlob, openBlob, parseBlobKey, putBlob } from "../../storage/blob-store";
+import { commitWithinQuota, humanBytes, StorageBudget } from "../storage-quota";
+import { acceptedFormats, CheckpointSniffer } from "./checkpoint-format";
 import { finishExternalJob } from "./finish";
 import { getJobRow } from "./job-rows";
 import { isTerminal, transitionJob } from "./state";
 import { toCheckpointView } from "./views";
 
-/** Largest checkpoint or artifact file accepted (a model of this service's size is far smaller). */
+/** Largest artifact file accepted (a model of this service's size is far smaller). */
 export const MAX_TRAINING_FILE_BYTES = 2 * 1024 * 1024 * 1024;
+
+/** The largest checkpoint the plan allows; `TRAINING_CHECKPOINT_BYTES` overrides every plan's. */
+export function checkpointLimitBytes(plan: string, env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.TRAINING_CHECKPOINT_BYTES);
+  return Number.isSafeInteger(n) && n > 0 ? n : planOf(plan).limits.checkpoint_bytes;
+}
+
+async function ownerPlan(db: Db, ownerId: string): Promise<string> {
+  const [owner] = await db.select({ plan: users.plan }).from(users).where(eq(users.id, ownerId));
+  if (!owner) throw new NotFoundError("Account");
+  return owner.plan;
+}
 
 async function openJobForUpload(db: Db, jobId: string): Promise<TrainingJobRow> {
   const job = await getJobRow(db, jobId);
@@ -140,24 +155,66 @@ async function recordLatest(db: Db, jobId: string, events: NewTrainingEvent[]): 
     .where(eq(trainingJobs.id, jobId));
 }
 
-/** Streams a request body into a blob, hashing it on the way (never buffered whole). */
+export interface StoreOptions {
+  /** Above this many bytes: 413 with the figures (declared lengths are refused before reading). */
+  maxBytes?: number;
+  /** What the 413 says the limit is for. */
+  what?: string;
+  /** The owner's storage quota: 402 as soon as the bytes would not fit. */
+  budget?: StorageBudget;
+  /** More checks on the bytes as they pass (e.g. a format sniffer). */
+  checks?: TransformStream<Uint8Array, Uint8Array>[];
+  /** The request's Content-Length, when it declared one. */
+  declaredBytes?: number;
+}
+
+function tooLarge(what: string, limit: number, requested: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`${what} is limited to ${humanBytes(limit)} (${limit} bytes).`, {
+    limit_bytes: limit,
+    requested_bytes: requested,
+  });
+}
+
+/**
+ * Streams a request body into a blob, hashing it on the way (never buffered whole). A declared
+ * length over the size limit or the remaining quota is refused before anything is read; an
+ * undeclared one is stopped the moment it passes either, and the blob store removes what it wrote.
+ */
 export async function storeStreamedFile(
   ref: { area: string; id: string },
   body: ReadableStream<Uint8Array> | null,
-  maxBytes = MAX_TRAINING_FILE_BYTES,
+  opts: StoreOptions = {},
 ): Promise<{ key: string; size: number; sha256: string }> {
   if (!body) throw new ValidationError("The request has no body: send the file's bytes.");
+  const { maxBytes = MAX_TRAINING_FILE_BYTES, what = "A file", budget, declaredBytes } = opts;
+  if (declaredBytes !== undefined) {
+    if (declaredBytes > maxBytes) throw tooLarge(what, maxBytes, declaredBytes);
+    budget?.check(declaredBytes);
+  }
   const hash = createHash("sha256");
-  const hashing = body.pipeThrough(
+  let received = 0;
+  let stream = body;
+  for (const check of opts.checks ?? []) stream = stream.pipeThrough(check);
+  stream = stream.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
+        received += chunk.byteLength;
+        if (received > maxBytes) throw tooLarge(what, maxBytes, received);
+        budget?.check(received);
         hash.update(chunk);
         controller.enqueue(chunk);
       },
     }),
   );
-  const { key, size } = await putBlob(ref, hashing, { maxBytes });
+  const { key, size } = await putBlob(ref, stream);
   return { key, size, sha256: hash.digest("hex") };
+}
+
+/** The request's declared body length, when it has a usable one. */
+export function declaredLength(header: string | undefined): number | undefined {
+  if (!header) return undefined;
+  const n = Number(header);
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 
 function parseMetrics(raw: string | undefined): Record<string, number> {
@@ -185,53 +242,98 @@ function parseMetrics(raw: string | undefined): Record<string, number> {
   return out;
 }
 
+/**
+ * Stores one epoch's checkpoint, checked before it is kept: the epoch (within the job's configured
+ * epochs), the size (the plan's checkpoint limit), the format (checkpoint-format.ts) and the owner's
+ * storage quota. A job then keeps its best checkpoint and the plan's last few epochs; older ones
+ * are deleted with their files (a restart resumes from the latest epoch, which is always kept).
+ */
 export async function uploadCheckpoint(
   db: Db,
   jobId: string,
   q: { epoch: number; step: number; best: boolean; metrics?: string },
   body: ReadableStream<Uint8Array> | null,
+  declaredBytes?: number,
 ) {
-  await openJobForUpload(db, jobId);
+  const job = await openJobForUpload(db, jobId);
+  const epochs = job.config.epochs;
+  if (typeof epochs === "number" && q.epoch > epochs)
+    throw new ValidationError(`The job trains for ${epochs} epochs; epoch ${q.epoch} is out of range.`, [
+      { path: "query.epoch", message: `At most ${epochs}` },
+    ]);
   const metrics = parseMetrics(q.metrics);
-  const id = newId("ckpt");
-  const file = await storeStreamedFile({ area: "checkpoints", id }, body);
+  const plan = planOf(await ownerPlan(db, job.ownerId));
   const [previous] = await db
     .select()
     .from(trainingCheckpoints)
     .where(and(eq(trainingCheckpoints.jobId, jobId), eq(trainingCheckpoints.epoch, q.epoch)));
-  const [row] = await db
-    .insert(trainingCheckpoints)
-    .values({
-      id,
-      jobId,
-      epoch: q.epoch,
-      step: q.step,
-      metrics,
-      isBest: q.best,
-      blobKey: file.key,
-      sizeBytes: file.size,
-      sha256: file.sha256,
-    })
-    .onConflictDoUpdate({
-      target: [trainingCheckpoints.jobId, trainingCheckpoints.epoch],
-      set: {
-        id,
-        step: q.step,
-        metrics,
-        isBest: q.best,
-        blobKey: file.key,
-        sizeBytes: file.size,
-        sha256: file.sha256,
-        createdAt: new Date(),
-      },
-    })
-    .returning();
-  if (previous) await deleteBlob(parseBlobKey(previous.blobKey)).catch(() => {});
-  if (q.best)
-    await db
-      .update(trainingCheckpoints)
-      .set({ isBest: false })
-      .where(and(eq(trainingCheckpoints.jobId, jobId), ne(trainingCheckpoints.id, id)));
+  const freed = previous?.sizeBytes ?? 0;
+  const sniffer = new CheckpointSniffer(acceptedFormats(job));
+  const id = newId("ckpt");
+  const file = await storeStreamedFile({ area: "checkpoints", id }, body, {
+    maxBytes: checkpointLimitBytes(plan.id),
+    what: `A checkpoint on the ${plan.name} plan`,
+    budget: await StorageBudget.of(db, job.ownerId, freed),
+    checks: [sniffer.stream()],
+    declaredBytes,
+  });
+  let removed: string[];
+  let row: typeof trainingCheckpoints.$inferSelect;
+  try {
+    sniffer.finish();
+    ({ row, removed } = await commitWithinQuota(db, job.ownerId, file.size, async (tx) => {
+      const [stored] = await tx
+        .insert(trainingCheckpoints)
+        .values({
+          id,
+          jobId,
+          epoch: q.epoch,
+          step: q.step,
+          metrics,
+          isBest: q.best,
+          blobKey: file.key,
+          sizeBytes: file.size,
+          sha256: file.sha256,
+        })
+        .onConflictDoUpdate({
+          target: [trainingCheckpoints.jobId, trainingCheckpoints.epoch],
+          set: {
+            id,
+            step: q.step,
+            metrics,
+            isBest: q.best,
+            blobKey: file.key,
+            sizeBytes: file.size,
+            sha256: file.sha256,
+            createdAt: new Date(),
+          },
+        })
+        .returning();
+      if (q.best)
+        await tx
+          .update(trainingCheckpoints)
+          .set({ isBest: false })
+          .where(and(eq(trainingCheckpoints.jobId, jobId), ne(trainingCheckpoints.id, id)));
+      // Keep the best and the last `checkpoints_kept_per_job` epochs.
+      const all = await tx
+        .select({
+          id: trainingCheckpoints.id,
+          isBest: trainingCheckpoints.isBest,
+          key: trainingCheckpoints.blobKey,
+        })
+        .from(trainingCheckpoints)
+        .where(eq(trainingCheckpoints.jobId, jobId))
+        .orderBy(desc(trainingCheckpoints.epoch));
+      const old = all.slice(plan.limits.checkpoints_kept_per_job).filter((c) => !c.isBest);
+      for (const c of old) await tx.delete(trainingCheckpoints).where(eq(trainingCheckpoints.id, c.id));
+      return { row: stored, removed: old.map((c) => c.key) };
+    }));
+  } catch (err) {
+    await deleteBlob(parseBlobKey(file.key)).catch(() => {});
+    throw err;
+  }
+  for (const key of [...(previous ? [previous.blobKey] : []), ...removed])
+    if (key !== file.key) await deleteBlob(parseBlobKey(key)).catch(() => {});
   await appendTrainingEvents(db, jobId, [
     {
       kind: "checkpoint",
@@ -243,8 +345,9 @@ export async function uploadCheckpoint(
   return toCheckpointView(row);
 }
 
+/** A fresh blob name for one upload of an artifact file: a refused upload never touches the stored one. */
 export function artifactBlobId(jobId: string, fileName: string): string {
-  return `${jobId}.${fileName}`;
+  return `${jobId}.${randomBytes(6).toString("hex")}.${fileName}`.slice(0, 128);
 }
 
 export async function uploadArtifactFile(
@@ -252,21 +355,43 @@ export async function uploadArtifactFile(
   jobId: string,
   fileName: string,
   body: ReadableStream<Uint8Array> | null,
+  declaredBytes?: number,
 ) {
-  await openJobForUpload(db, jobId);
+  const job = await openJobForUpload(db, jobId);
   if (fileName === "manifest.json")
     throw new ValidationError("manifest.json is written by the service when the job succeeds.", [
       { path: "path.file_name", message: "Reserved name" },
     ]);
-  const file = await storeStreamedFile({ area: "artifacts", id: artifactBlobId(jobId, fileName) }, body);
+  const previous = job.artifactFiles.find((f) => f.name === fileName);
+  const freed = previous?.size_bytes ?? 0;
+  const file = await storeStreamedFile({ area: "artifacts", id: artifactBlobId(jobId, fileName) }, body, {
+    what: "A model artifact file",
+    budget: await StorageBudget.of(db, job.ownerId, freed),
+    declaredBytes,
+  });
   const entry = { name: fileName, blob_key: file.key, size_bytes: file.size, sha256: file.sha256 };
-  await db
-    .update(trainingJobs)
-    .set({
-      artifactFiles: sql`(select coalesce(jsonb_agg(e), '[]'::jsonb) from jsonb_array_elements(${trainingJobs.artifactFiles}) e where e->>'name' <> ${fileName}) || ${JSON.stringify([entry])}::jsonb`,
-      updatedAt: new Date(),
-    })
-    .where(eq(trainingJobs.id, jobId));
+  let replaced: string | undefined;
+  try {
+    replaced = await commitWithinQuota(db, job.ownerId, file.size, async (tx) => {
+      const [before] = await tx
+        .select({ files: trainingJobs.artifactFiles })
+        .from(trainingJobs)
+        .where(eq(trainingJobs.id, jobId))
+        .for("update");
+      await tx
+        .update(trainingJobs)
+        .set({
+          artifactFiles: sql`(select coalesce(jsonb_agg(e), '[]'::jsonb) from jsonb_array_elements(${trainingJobs.artifactFiles}) e where e->>'name' <> ${fileName}) || ${JSON.stringify([entry])}::jsonb`,
+          updatedAt: new Date(),
+        })
+        .where(eq(trainingJobs.id, jobId));
+      return before?.files.find((f) => f.name === fileName)?.blob_key;
+    });
+  } catch (err) {
+    await deleteBlob(parseBlobKey(file.key)).catch(() => {});
+    throw err;
+  }
+  if (replaced && replaced !== file.key) await deleteBlob(parseBlobKey(replaced)).catch(() => {});
   return { name: fileName, size_bytes: file.size, sha256: file.sha256 };
 }
 
