@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { getDb } from "./db/client";
-import { streamingBodyLimit } from "./http/body-limit";
+import { jsonBodyLimit, streamingBodyLimit } from "./http/body-limit";
 import type { AppEnv } from "./http/env";
 import { openApiDocument, registerSecuritySchemes } from "./http/openapi";
 import { handleError, problemResponse } from "./http/problem";
@@ -107,6 +107,8 @@ export function createApp(opts: { maxRequestBytes?: number } = {}) {
     "*",
     streamingBodyLimit(opts.maxRequestBytes ?? MAX_REQUEST_BYTES, "The request body is larger than 550 MB."),
   );
+  // JSON bodies: 1 MiB unless a route allows more (http/body-limit.ts), refused before parsing.
+  app.use("*", jsonBodyLimit());
 
   app.use("/api/v1/inference/*", requestLogging);
   app.use("/v1/*", requestLogging);

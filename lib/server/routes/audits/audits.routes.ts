@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { allowJsonBody } from "../../http/body-limit";
 import { credentials } from "../../http/credentials";
 import { errors, jsonBody, jsonContent, security } from "../../http/openapi";
 import {
@@ -25,6 +26,8 @@ import {
 
 const tags = ["Audits"];
 const userCreds = ["api_key", "session"] as const;
+/** JSON body cap of a published audit (http/body-limit.ts): up to 20 workloads of 20,000 logged calls. */
+const AUDIT_JSON_BYTES = 128 * 1024 * 1024;
 const auth = { security: security([...userCreds]), middleware: [credentials([...userCreds])] };
 const base = "/api/v1/audits";
 const one = `${base}/{audit_id}`;
@@ -66,6 +69,7 @@ export const createAudit = createRoute({
     "are split into training and held-out calls (a seeded 20% unless calls say `holdout`). States: " +
     "running → completed | failed | cancelled.",
   ...auth,
+  middleware: [...auth.middleware, allowJsonBody(AUDIT_JSON_BYTES)],
   request: { body: jsonBody(createAuditBodySchema) },
   responses: { 201: jsonContent(auditSchema, "The audit, running"), ...errors(400, 401, 403, 422) },
 });

@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { allowJsonBody } from "../../http/body-limit";
 import { credentials } from "../../http/credentials";
 import { errors, jsonBody, jsonContent, security } from "../../http/openapi";
 import {
@@ -12,6 +13,12 @@ import {
 
 const tags = ["Inference"];
 /** Deployment key only: a personal key or session is refused here (403), contract §5 rule 1. */
+/**
+ * JSON body caps (http/body-limit.ts): 100 instances of a wide tabular or flattened-image input
+ * (784 numbers is about 8 KB as JSON) fit in 8 MiB; a batch of 10,000 of them in 96 MiB.
+ */
+export const PREDICT_JSON_BYTES = 8 * 1024 * 1024;
+const BATCH_JSON_BYTES = 96 * 1024 * 1024;
 const auth = { security: security(["deployment_key"]), middleware: [credentials(["deployment_key"])] };
 const params = { params: deploymentIdParams };
 const unavailable = {
@@ -36,6 +43,7 @@ export const predict = createRoute({
     "An instance that does not fit the schema (GET …/schema) is a 422 naming the instance index and field. " +
     "Only this deployment's key is accepted; another deployment's key is a 403.",
   ...auth,
+  middleware: [...auth.middleware, allowJsonBody(PREDICT_JSON_BYTES)],
   request: { ...params, body: jsonBody(predictBodySchema) },
   responses: {
     200: jsonContent(predictResponseSchema, "One output per instance, in order"),
@@ -51,6 +59,7 @@ export const batchPredict = createRoute({
   tags,
   summary: "Predict up to 10,000 instances (outputs in input order)",
   ...auth,
+  middleware: [...auth.middleware, allowJsonBody(BATCH_JSON_BYTES)],
   request: { ...params, body: jsonBody(batchBodySchema) },
   responses: {
     200: jsonContent(predictResponseSchema, "One output per instance, in order"),

@@ -1,8 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { allowJsonBody } from "../../http/body-limit";
 import { credentials } from "../../http/credentials";
 import { errors, jsonBody, security } from "../../http/openapi";
 import { deploymentIdParams, MAX_PREDICT_INSTANCES } from "../../schemas/deployments";
 import { chatMessageSchema, generationParamsShape, MAX_PROMPT_CHARACTERS } from "../../schemas/openai";
+import { PREDICT_JSON_BYTES } from "./inference.routes";
 
 export const streamSessionBodySchema = z
   .object({
@@ -63,7 +65,7 @@ export const streamPredictSession = createRoute({
     "error after it started ends it with an `error` event `{status, detail}`. Closing the connection " +
     "stops the generation.",
   security: security(["api_key", "session"]),
-  middleware: [credentials(["api_key", "session"])],
+  middleware: [credentials(["api_key", "session"]), allowJsonBody(PREDICT_JSON_BYTES)],
   request: { params: deploymentIdParams, body: jsonBody(streamSessionBodySchema) },
   responses: {
     200: {

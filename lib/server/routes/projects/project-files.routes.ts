@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { DAG_MAX_BYTES } from "../../../ml/dag-format";
+import { allowJsonBody } from "../../http/body-limit";
 import { credentials } from "../../http/credentials";
 import { errors, jsonContent, security } from "../../http/openapi";
 import { problemResponse } from "../../http/problem";
@@ -38,6 +39,7 @@ const dagBody = {
 const dagMiddleware = [
   credentials([...userCreds]),
   limitBody(DAG_MAX_BYTES + FORM_OVERHEAD, "A DAG file can be at most 10 MB."),
+  allowJsonBody(DAG_MAX_BYTES),
 ];
 
 export const importDagAsProject = createRoute({

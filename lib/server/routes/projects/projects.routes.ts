@@ -1,4 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
+import { DAG_MAX_BYTES } from "../../../ml/dag-format";
+import { allowJsonBody } from "../../http/body-limit";
 import { credentials } from "../../http/credentials";
 import { errors, jsonBody, jsonContent, security } from "../../http/openapi";
 import { pagedSchema } from "../../http/paging";
@@ -25,6 +27,7 @@ export const createProject = createRoute({
   tags,
   summary: "Create a project, empty or from a template",
   ...auth,
+  middleware: [...auth.middleware, allowJsonBody(DAG_MAX_BYTES)],
   request: { body: jsonBody(createProjectBodySchema) },
   responses: { 201: jsonContent(projectSchema, "Created"), ...errors(400, 401, 403, 422) },
 });
@@ -61,6 +64,7 @@ export const updateProject = createRoute({
   tags,
   summary: "Update a project's name, description, graph or configuration (autosave; records no version)",
   ...auth,
+  middleware: [...auth.middleware, allowJsonBody(DAG_MAX_BYTES)],
   request: { params: projectIdParams, body: jsonBody(updateProjectBodySchema) },
   responses: { 200: jsonContent(projectSchema, "Updated"), ...errors(400, 401, 403, 404, 422) },
 });

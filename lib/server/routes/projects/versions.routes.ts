@@ -1,4 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
+import { DAG_MAX_BYTES } from "../../../ml/dag-format";
+import { allowJsonBody } from "../../http/body-limit";
 import { credentials } from "../../http/credentials";
 import { errors, jsonContent, security } from "../../http/openapi";
 import { pageQuerySchema } from "../../http/paging";
@@ -27,6 +29,7 @@ export const saveProjectVersion = createRoute({
     "A graph or configuration in the body first becomes the project's current state; then the current state " +
     "is recorded as the next version.",
   ...auth,
+  middleware: [...auth.middleware, allowJsonBody(DAG_MAX_BYTES)],
   request: {
     params: projectIdParams,
     body: { required: false, content: { "application/json": { schema: saveVersionBodySchema } } },

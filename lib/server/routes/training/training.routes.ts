@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { allowJsonBody } from "../../http/body-limit";
 import { credentials } from "../../http/credentials";
 import { idempotency } from "../../http/idempotency";
 import { errors, idempotencyKeyHeaders, jsonBody, jsonContent, security } from "../../http/openapi";
@@ -39,6 +40,8 @@ import {
 const tags = ["Training"];
 const userCreds = ["api_key", "session"] as const;
 const auth = { security: security([...userCreds]), middleware: [credentials([...userCreds])] };
+/** JSON body cap of an event upload (http/body-limit.ts): 1,000 events with 10,000-character log lines. */
+const EVENTS_JSON_BYTES = 16 * 1024 * 1024;
 const uploadAuth = { security: security(["upload_token"]), middleware: [credentials(["upload_token"])] };
 const base = "/api/v1/training/jobs";
 const binary = { schema: z.string().openapi({ format: "binary" }) };
@@ -286,7 +289,16 @@ export const downloadTrainingArtifactFile = createRoute({
   summary: "Download one file of a succeeded job's model artifact (manifest.json included)",
   ...auth,
   request: { params: artifactFileParams },
-  responses: { 200: download("The file, streamed", "application/octet-stream"), ...errors(401, 403, 404) },
+  responses: {
+    200: {
+      ...download(
+        "The file, streamed (manifest.json and other .json files as application/json)",
+        "application/octet-stream",
+      ),
+      content: { "application/octet-stream": binary, "application/json": binary },
+    },
+    ...errors(401, 403, 404),
+  },
 });
 
 export const createTrainingStreamAccessToken = createRoute({
@@ -362,6 +374,7 @@ export const uploadTrainingEvents = createRoute({
     "the first upload starts it and `status` events end it; for managed jobs the worker owns the state. A " +
     "finished job answers 409.",
   ...uploadAuth,
+  middleware: [...uploadAuth.middleware, allowJsonBody(EVENTS_JSON_BYTES)],
   request: { params: jobIdParams, body: jsonBody(uploadEventsBodySchema) },
   responses: {
     202: jsonContent(uploadEventsResultSchema, "Accepted"),
