@@ -5,9 +5,11 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { $api } from "@/lib/api/client";
 
 const LIMIT_LABELS: Record<string, string> = {
-  storage_bytes: "Dataset storage",
+  storage_bytes: "Storage (datasets, checkpoints, models, hub, registry)",
   upload_file_bytes: "Largest upload",
   hub_file_bytes: "Largest hub file",
+  checkpoint_bytes: "Largest checkpoint",
+  checkpoints_kept_per_job: "Checkpoints kept per job (besides the best)",
   projects: "Projects",
   deployments: "Deployments",
   concurrent_training_jobs: "Concurrent training jobs",

@@ -8,7 +8,15 @@ import { quotaUsage } from "@/lib/datasets-ui/upload-errors";
 
 const BAR_TONES = { ok: "bg-accent", warn: "bg-warn", danger: "bg-danger" } as const;
 
-/** Storage used by the caller's datasets against the plan's quota. */
+const KIND_LABELS = {
+  datasets: "Datasets",
+  checkpoints: "Checkpoints",
+  artifacts: "Model files",
+  hub: "Hub",
+  registry: "Registry",
+} as const;
+
+/** Everything the caller stores (datasets, checkpoints, model files, hub, registry) against the plan's quota. */
 export function QuotaBar() {
   const { data } = $api.useQuery("get", "/api/v1/datasets/storage/quota");
   const usage = data ? quotaUsage(data.used_bytes, data.limit_bytes) : null;
@@ -40,7 +48,13 @@ export function QuotaBar() {
           />
         </div>
         {data ? (
-          <p className="mt-1 text-xs text-muted">Files up to {formatBytes(data.per_file_limit_bytes)} each</p>
+          <p className="mt-1 text-xs text-muted" data-testid="quota-breakdown">
+            {(Object.keys(KIND_LABELS) as (keyof typeof KIND_LABELS)[])
+              .filter((k) => data.breakdown[k] > 0)
+              .map((k) => `${KIND_LABELS[k]} ${formatBytes(data.breakdown[k])}`)
+              .concat(`Files up to ${formatBytes(data.per_file_limit_bytes)} each`)
+              .join(" · ")}
+          </p>
         ) : null}
       </div>
     </div>

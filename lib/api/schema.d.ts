@@ -3689,21 +3689,21 @@ export interface components {
         };
         /** @description RFC 9457 problem details with per-node errors */
         CodegenProblem: components["schemas"]["Problem"] & {
-            /** @description One entry per error-severity issue, with the node it is about */
+            /** @description One entry per error-severity issue, with the node it is about (the issue fields are absent when the request itself did not validate: an unknown target, say) */
             errors?: {
                 path: string;
                 message: string;
                 /** @description The node the issue is about (null: the whole graph) */
-                node_id: string | null;
+                node_id?: string | null;
                 /** @description Input port of that node, when relevant */
-                port: number | null;
-                edge_id: string | null;
+                port?: number | null;
+                edge_id?: string | null;
                 /** @description Offending param ("units") or training field ("training.epochs") */
-                param: string | null;
+                param?: string | null;
                 /** @example shape_mismatch */
-                code: string;
+                code?: string;
                 /** @enum {string} */
-                severity: "error" | "warning";
+                severity?: "error" | "warning";
             }[];
         };
         CodegenValidation: {
@@ -11307,7 +11307,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file, streamed */
+            /** @description The file, streamed (manifest.json and other .json files as application/json) */
             200: {
                 headers: {
                     /** @description attachment; filename=… */
@@ -11316,6 +11316,7 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": string;
+                    "application/json": unknown;
                 };
             };
             /** @description Missing, unknown, revoked or expired credential */

@@ -295,7 +295,10 @@ export const downloadTrainingArtifactFile = createRoute({
         "The file, streamed (manifest.json and other .json files as application/json)",
         "application/octet-stream",
       ),
-      content: { "application/octet-stream": binary, "application/json": binary },
+      content: {
+        "application/octet-stream": binary,
+        "application/json": { schema: z.unknown().openapi({ description: "The JSON file as written" }) },
+      },
     },
     ...errors(401, 403, 404),
   },
