@@ -18,7 +18,7 @@ import { describe, expect, it } from "vitest";
 import { buildSnippets } from "@/lib/deployments-ui/snippets";
 import { CodegenValidationError, generateProject } from "@/lib/ml/codegen";
 import { codegenCorpus } from "@/lib/ml/codegen/corpus";
-import { jsStr, mdText, pyStr, shStr, wellFormed } from "@/lib/ml/codegen/literals";
+import { jsStr, mdCode, mdText, pyStr, shStr, wellFormed } from "@/lib/ml/codegen/literals";
 import { planCodegen } from "@/lib/ml/codegen/plan";
 import type { ArchitectureGraph } from "@/lib/ml/graph-types";
 
@@ -504,7 +504,9 @@ describe("generated code with hostile names", () => {
       expect(jsStr(s)).not.toMatch(/<|\*\//);
       const md = mdText(s);
       expect(md).not.toMatch(/[\p{C}\p{Zl}\p{Zp}\n\r]/u);
-      expect(md).not.toMatch(/(^|[^\\])(\\\\)*[`<>[\]*_|]/);
+      expect(md).not.toMatch(/(^|[^\\])(\\\\)*[`<>[\]*|]/);
+      // Underscores stay only inside words, where they cannot start or end emphasis.
+      expect(md).not.toMatch(/(^|[^\\])(\\\\)*(_(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])_)/u);
     }
   });
 
@@ -517,6 +519,8 @@ describe("generated code with hostile names", () => {
     );
     expect(pyStr("\u{e0001}")).toBe('"\\U000e0001"');
     expect(jsStr("\u{e0001}</script>*/\u2028")).toBe('"\\u{e0001}\\x3C/script>*\\/\\u2028"');
-    expect(mdText(" # *Iris* <b>\n[x](y) ")).toBe("\\# \\*Iris\\* \\<b\\> \\[x\\](y)");
+    expect(mdText(" # *Iris* <b>\n[x](y) _a_b_ ")).toBe("\\# \\*Iris\\* \\<b\\> \\[x\\](y) \\_a_b\\_");
+    expect(mdCode("a`b``c\n")).toBe("```a`b``c```");
+    expect(mdCode("`x")).toBe("`` `x ``");
   });
 });

@@ -1,7 +1,7 @@
 /**
- * The only way a string chosen by a user (project, layer, column, label and model names,
- * descriptions) enters a generated file: as a string literal of the target language, `pyStr` for
- * Python and `jsStr` for JavaScript, or as one line of Markdown text, `mdText`.
+ * The only way a string chosen by a user (project, layer, column, label, metric and model names)
+ * enters generated code or text: as a string literal of the target language (`pyStr`, `jsStr`, and
+ * `pyValue` / `jsValue` for JSON values), a shell word (`shStr`), or Markdown text (`mdText`, `mdCode`).
  *
  * Docstrings and comments never hold raw user text either: a name shown there is written as its
  * literal (`for "My \"model\"\n".`), which holds no line break, cannot close a `"""` docstring (every
@@ -67,7 +67,12 @@ export function jsStr(text: string): string {
  * space, and the characters Markdown or HTML would read as markup are backslash-escaped.
  */
 export function mdText(text: string): string {
-  return oneLine(text).replace(/[\\`*_[\]<>|~&#]/g, (char) => `\\${char}`);
+  return (
+    oneLine(text)
+      .replace(/[\\`*[\]<>|~&#]/g, (char) => `\\${char}`)
+      // An underscore inside a word (val_accuracy) never starts or ends emphasis: it stays as it is.
+      .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_")
+  );
 }
 
 /** A Markdown code span showing `text` on one line, whatever backticks it holds ("" when empty). */
