@@ -231,4 +231,19 @@ describe("one storage quota over every kind of stored bytes", () => {
     expect(after.breakdown).toMatchObject({ checkpoints: 0, artifacts: 0, hub: 12_000 });
     expect(after.used_bytes).toBe(dsBytes + 12_000 + 10_000);
   });
+
+  it("two uploads at once cannot both take the last free bytes", async () => {
+    const { key } = await signUpWithKey(app);
+    const hub = await call(app, "POST", "/api/v1/hub/models", { key, body: { name: "Race" } });
+    // Each fits on its own (the quota is 60,000 bytes); together they do not.
+    const results = await Promise.all(
+      ["a.bin", "b.bin"].map((name) =>
+        chunked("POST", `/api/v1/hub/models/${hub.json.id}/files?path=${name}`, key, bytes(35_000)),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 402]);
+    const refused = results.find((r) => r.status === 402);
+    expect(refused?.json.type).toMatch(/storage-quota$/);
+    expect((await quota(key)).used_bytes).toBe(35_000);
+  });
 });
