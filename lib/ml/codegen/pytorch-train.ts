@@ -128,11 +128,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import http.client
 import json
 import math
 import os
 import random
 import shutil
+import socket
 import sys
 import threading
 import time
@@ -216,7 +218,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="upload token of that job (default: $LAYERLINE_UPLOAD_TOKEN)",
     )
     parser.add_argument(
-        "--api", help="Layerline base URL, e.g. https://layerline.example.com"
+        "--api",
+        help="Layerline base URL, e.g. https://layerline.example.com"
+        " (unix:/path: a Layerline worker's socket to its job)",
     )
     parser.add_argument(
         "--upload-retries", type=int, default=3, help="retries of a failed upload"
@@ -243,7 +247,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--warmup-epochs", type=float, default=0.0, help="linear warm-up, in epochs"
     )
     args = parser.parse_args(argv)
-    if (args.job or args.api) and not (args.job and args.token and args.api):
+    # A worker's socket (--api unix:…) adds the job's token itself.
+    channel = str(args.api or "").startswith("unix:")
+    if (args.job or args.api) and not (args.job and args.api and (args.token or channel)):
         parser.error("--job, --token and --api go together")
     if args.epochs < 1 or args.batch_size < 1 or args.lr <= 0:
         parser.error("--epochs and --batch-size must be at least 1 and --lr positive")
@@ -317,6 +323,19 @@ def utc_now() -> str:
     return now.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+class UnixHTTPConnection(http.client.HTTPConnection):
+    """HTTP over a Unix socket: the channel a Layerline worker gives the job it runs."""
+
+    def __init__(self, path: str, timeout: float) -> None:
+        super().__init__("localhost", timeout=timeout)
+        self.socket_path = path
+
+    def connect(self) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.socket_path)
+
+
 class Reporter:
     """Uploads events, checkpoints and model files to a Layerline training job.
 
@@ -332,7 +351,33 @@ class Reporter:
         self.failing = False
         self.token = args.token
         job = urllib.parse.quote(args.job or "", safe="")
-        self.base = f"{(args.api or '').rstrip('/')}/api/v1/training/jobs/{job}"
+        api = args.api or ""
+        # unix:/path → requests on that socket; otherwise an http(s) base URL.
+        self.socket_path = api[len("unix:") :] if api.startswith("unix:") else None
+        base = "" if self.socket_path else api.rstrip("/")
+        self.base = f"{base}/api/v1/training/jobs/{job}"
+
+    def request(self, method: str, url: str, body: bytes, kind: str) -> None:
+        """One request; an HTTPError for an error status (as urllib raises)."""
+        headers = {"Content-Type": kind}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        if self.socket_path is None:
+            request = urllib.request.Request(url, data=body, method=method, headers=headers)
+            with urllib.request.urlopen(request, timeout=60) as response:
+                response.read()
+            return
+        connection = UnixHTTPConnection(self.socket_path, 60)
+        try:
+            connection.request(method, url, body=body, headers=headers)
+            response = connection.getresponse()
+            response.read()
+            if response.status >= 400:
+                raise urllib.error.HTTPError(
+                    url, response.status, response.reason, response.headers, None
+                )
+        finally:
+            connection.close()
 
     def send(self, method: str, path: str, body: bytes, kind: str, what: str) -> bool:
         if not self.enabled:
@@ -341,15 +386,8 @@ class Reporter:
         for attempt in range(1 if self.failing else self.retries + 1):
             if attempt > 0:
                 time.sleep(min(0.5 * 2 ** (attempt - 1), 8.0))
-            request = urllib.request.Request(
-                self.base + path,
-                data=body,
-                method=method,
-                headers={"Authorization": f"Bearer {self.token}", "Content-Type": kind},
-            )
             try:
-                with urllib.request.urlopen(request, timeout=60) as response:
-                    response.read()
+                self.request(method, self.base + path, body, kind)
                 self.failing = False
                 return True
             except urllib.error.HTTPError as failure:
@@ -627,6 +665,44 @@ def shard(data: TensorDataset):
     return Subset(data, range(RANK, len(data), WORLD_SIZE))
 
 
+def load_weights(path: Path, device) -> dict:
+    """A checkpoint or state_dict, as data only: tensors and plain values (weights_only=True).
+
+    A file holding other pickled objects (which could run code when loaded) is refused.
+    """
+    try:
+        return torch.load(path, map_location=device, weights_only=True)
+    except Exception as error:
+        reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+        sys.exit(
+            f"{Path(path).name}: refused: not a plain PyTorch checkpoint or state_dict"
+            f" (only tensors and plain values are loaded): {reason}"
+        )
+
+
+def plain_floats(value):
+    """Floats as {"float": "repr"}: a checkpoint loads with weights_only=True on torch 1.13 too,
+    whose loader has no float; tensors, ints, strings and containers stay as they are."""
+    if isinstance(value, float):
+        return {"float": repr(value)}
+    if isinstance(value, dict):
+        return {key: plain_floats(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain_floats(item) for item in value)
+    return value
+
+
+def real_floats(value):
+    """plain_floats undone."""
+    if isinstance(value, dict):
+        if len(value) == 1 and isinstance(value.get("float"), str):
+            return float(value["float"])
+        return {key: real_floats(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(real_floats(item) for item in value)
+    return value
+
+
 def layer_names(spec: str) -> set[str]:
     return {name.strip() for name in spec.split(",") if name.strip()}
 
@@ -635,7 +711,7 @@ def base_weights(
     model: nn.Module, path: Path, replace: set[str]
 ) -> dict[str, torch.Tensor]:
     """The tensors of --init-weights whose name and shape match this model."""
-    saved = torch.load(path, map_location="cpu")
+    saved = load_weights(path, "cpu")
     if isinstance(saved, dict) and "model_state_dict" in saved:
         saved = saved["model_state_dict"]
     own = model.state_dict()
@@ -773,11 +849,11 @@ ${
 ${optimizerLines(plan).join("\n")}
     start, best, best_epoch, best_state = 1, math.inf, 0, None
     if args.resume is not None:
-        saved = torch.load(args.resume, map_location=device)
+        saved = load_weights(args.resume, device)
         model.load_state_dict(saved["model_state_dict"])
-        optimizer.load_state_dict(saved["optimizer_state_dict"])
+        optimizer.load_state_dict(real_floats(saved["optimizer_state_dict"]))
         start = saved["epoch"] + 1
-        best = saved.get("best_score", math.inf)
+        best = real_floats(saved.get("best_score", math.inf))
         best_epoch = saved.get("best_epoch", 0)
         best_state = saved.get("best_model_state_dict")
         if best_state is None and best_epoch == saved["epoch"]:
@@ -846,10 +922,10 @@ ${optimizerLines(plan).join("\n")}
                 "epoch": epoch,
                 "step": step,
                 "model_state_dict": model.state_dict(),
-                "optimizer_state_dict": optimizer.state_dict(),
-                "metrics": metrics,
+                "optimizer_state_dict": plain_floats(optimizer.state_dict()),
+                "metrics": plain_floats(metrics),
                 "loss": LOSS,
-                "best_score": best,
+                "best_score": plain_floats(best),
                 "best_epoch": best_epoch,
                 # The best weights, unless they are this epoch's own.
                 "best_model_state_dict": None if improved else best_state,

@@ -2,18 +2,28 @@
  * Small Python programs run on a base model's weights with the worker's Python (PyTorch): extract
  * the best epoch's state_dict from a generated train.py checkpoint, and evaluate a state_dict loaded
  * strictly into the generated model.py on one split of a prepared dataset. Both run as
- * `python -c <program> <arguments…>` (an argument array, never a shell string).
+ * `python -c <program> <arguments…>` (an argument array, never a shell string), in the sandbox
+ * (executors/sandbox.ts): the files they read are copied into a directory of their own, the only one
+ * they see, and what they write comes back from there. Weights load as data only (weights_only=True).
  */
+import fsp from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { childEnv, runProcess } from "../training/executors/process";
 import { pythonPath } from "../training/executors/pytorch";
+import { prepareJobDir, sandboxEnabled, sandboxLimits, stageInput } from "../training/executors/sandbox";
+
+const TIME_LIMIT_MS = 300_000;
 
 /** argv: checkpoint (best.pt), output file. Prints {"epoch", "params", "tensors"}. */
 const EXTRACT = `
 import json, sys
 from collections import OrderedDict
 import torch
-checkpoint = torch.load(sys.argv[1], map_location="cpu")
+try:
+    checkpoint = torch.load(sys.argv[1], map_location="cpu", weights_only=True)
+except Exception as error:
+    sys.exit(f"refused: not a plain PyTorch checkpoint or state_dict (only tensors and plain values are loaded): {str(error).strip()[-300:]}")
 state = OrderedDict(
     (name, value.detach().clone().contiguous())
     for name, value in checkpoint["model_state_dict"].items()
@@ -37,7 +47,11 @@ sys.path.insert(0, sys.argv[1])
 from model import INPUT_DTYPE, INPUT_SHAPE, build_model
 torch.manual_seed(0)
 model = build_model()
-model.load_state_dict(torch.load(sys.argv[2], map_location="cpu"), strict=True)
+try:
+    weights = torch.load(sys.argv[2], map_location="cpu", weights_only=True)
+except Exception as error:
+    sys.exit(f"refused: not a plain PyTorch checkpoint or state_dict (only tensors and plain values are loaded): {str(error).strip()[-300:]}")
+model.load_state_dict(weights, strict=True)
 model.eval()
 data = Path(sys.argv[3])
 info = json.loads((data / "dataset.json").read_text())
@@ -54,18 +68,51 @@ with torch.no_grad():
 print(json.dumps({"rows": int(split["rows"]), "loss": loss, "accuracy": accuracy}))
 `;
 
-async function runPython(program: string, args: string[], cwd: string): Promise<Record<string, unknown>> {
+/**
+ * Runs `program` on `inputs` (files or directories) in a directory of its own: `args` gets the paths
+ * to use and a writable directory for outputs.
+ */
+async function runPython(
+  program: string,
+  inputs: string[],
+  args: (paths: string[], outDir: string) => string[],
+  collect?: (outDir: string) => Promise<void>,
+): Promise<Record<string, unknown>> {
+  const jobDir = await fsp.mkdtemp(path.join(os.tmpdir(), "layerline-weights-"));
+  try {
+    const sandboxed = sandboxEnabled();
+    const outDir = path.join(jobDir, "out");
+    await fsp.mkdir(outDir);
+    const paths: string[] = [];
+    for (const input of inputs)
+      paths.push(sandboxed ? await stageInput(input, jobDir, path.join(jobDir, "inputs")) : input);
+    if (sandboxed) await prepareJobDir(jobDir);
+    const result = await runPythonIn(program, args(paths, outDir), jobDir, outDir);
+    await collect?.(outDir);
+    return result;
+  } finally {
+    await fsp.rm(jobDir, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+async function runPythonIn(
+  program: string,
+  args: string[],
+  jobDir: string,
+  outDir: string,
+): Promise<Record<string, unknown>> {
   const lines: string[] = [];
   const result = await runProcess({
     command: pythonPath(),
     args: ["-c", program, ...args],
-    cwd,
+    cwd: jobDir,
     env: childEnv(
       { PYTHONDONTWRITEBYTECODE: "1", PYTHONNOUSERSITE: "1", OMP_NUM_THREADS: "1", MKL_NUM_THREADS: "1" },
-      cwd,
+      jobDir,
     ),
-    timeLimitMs: 300_000,
+    timeLimitMs: TIME_LIMIT_MS,
     onLine: (line) => lines.push(line),
+    sandbox: { jobDir, writable: [outDir], limits: sandboxLimits("free", TIME_LIMIT_MS) },
   });
   const last = lines.filter((l) => l.startsWith("{")).at(-1);
   if (result.exitCode !== 0 || !last)
@@ -83,7 +130,12 @@ export interface ExtractedWeights {
 
 /** Saves the model state_dict of a checkpoint (best.pt) as a plain state_dict at `out`. */
 export async function extractStateDict(checkpoint: string, out: string): Promise<ExtractedWeights> {
-  const r = await runPython(EXTRACT, [checkpoint, out], path.dirname(checkpoint));
+  const r = await runPython(
+    EXTRACT,
+    [checkpoint],
+    ([file], outDir) => [file, path.join(outDir, "weights.pt")],
+    (outDir) => fsp.copyFile(path.join(outDir, "weights.pt"), out),
+  );
   return {
     epoch: Number(r.epoch),
     bestEpoch: Number(r.best_epoch),
@@ -108,8 +160,8 @@ export async function evaluateStateDict(input: {
 }): Promise<WeightsEvaluation> {
   const r = await runPython(
     EVALUATE,
-    [input.projectDir, input.weights, input.dataDir, input.split],
-    input.projectDir,
+    [input.projectDir, input.weights, input.dataDir],
+    ([projectDir, weights, dataDir]) => [projectDir, weights, dataDir, input.split],
   );
   return { rows: Number(r.rows), loss: Number(r.loss), accuracy: Number(r.accuracy) };
 }

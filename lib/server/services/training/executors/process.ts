@@ -7,6 +7,17 @@
 import { spawn } from "node:child_process";
 import fsp from "node:fs/promises";
 import path from "node:path";
+import { openJobChannel } from "./job-channel";
+import {
+  prepareJobDir,
+  SANDBOX_OFF_WARNING,
+  type SandboxSpec,
+  sandboxCommand,
+  sandboxEnabled,
+  sandboxLimits,
+  sandboxProblem,
+  stageInput,
+} from "./sandbox";
 import type { ExecutionRequest, ExecutionResult, FineTuneArgs } from "./types";
 
 /** How much of stderr (and of stdout) is kept for the result. */
@@ -25,6 +36,11 @@ export interface RunProcessOptions {
   onLine?: (line: string) => void;
   /** SIGTERM → SIGKILL delay (default KILL_GRACE_MS). */
   killGraceMs?: number;
+  /**
+   * Run the program in the sandbox (sandbox.ts) with this view of the machine; the command must be
+   * an absolute path. Ignored, with a warning, when LAYERLINE_SANDBOX=off.
+   */
+  sandbox?: SandboxSpec;
 }
 
 export interface ProcessResult {
@@ -75,7 +91,40 @@ export function childEnv(extra: Record<string, string>, home: string): Record<st
   return { ...env, ...extra };
 }
 
-export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
+let warnedOff = false;
+
+/** A result for a program that did not start. */
+function unstarted(message: string): ProcessResult {
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    stderrTail: message,
+    stdoutTail: "",
+    wallSeconds: 0,
+  };
+}
+
+export async function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
+  if (!opts.sandbox) return runChild(opts);
+  if (!sandboxEnabled()) {
+    if (!warnedOff) console.warn(`[sandbox] ${SANDBOX_OFF_WARNING}`);
+    warnedOff = true;
+    return runChild(opts);
+  }
+  const problem = await sandboxProblem();
+  if (problem)
+    return unstarted(
+      `The sandbox programs run in is not available on this worker (${problem}): install bubblewrap, or set LAYERLINE_SANDBOX=off on a development machine.\n`,
+    );
+  // Inside: the system's PATH and the sandbox's own /tmp; no LAYERLINE_PARENT_PID (its pid is not
+  // visible there: bwrap's --die-with-parent ends the program with the worker instead).
+  const inner = { ...opts.env, PATH: "/usr/bin:/bin", TMPDIR: "/tmp", HOME: "/tmp" };
+  const run = sandboxCommand(opts.command, opts.args, opts.cwd, inner, opts.sandbox);
+  return runChild({ ...opts, command: run.command, args: run.args, env: run.env }, false);
+}
+
+function runChild(opts: RunProcessOptions, parentPid = true): Promise<ProcessResult> {
   const started = performance.now();
   const stderr = new Tail(STDERR_TAIL_BYTES);
   const stdout = new Tail(STDERR_TAIL_BYTES);
@@ -96,7 +145,9 @@ export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
       cwd: opts.cwd,
       // Exactly these variables: NodeJS.ProcessEnv's required NODE_ENV is the app's, not the program's.
       // LAYERLINE_PARENT_PID: the generated programs exit when this process dies (kill -9 included).
-      env: { ...opts.env, LAYERLINE_PARENT_PID: String(process.pid) } as unknown as NodeJS.ProcessEnv,
+      env: (parentPid
+        ? { ...opts.env, LAYERLINE_PARENT_PID: String(process.pid) }
+        : opts.env) as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
       shell: false,
@@ -215,7 +266,7 @@ export async function attemptDirs(workDir: string): Promise<AttemptDirs> {
  * The platform-mode command line both generated scripts share (the upload token goes in the
  * environment, LAYERLINE_UPLOAD_TOKEN, so that it never shows in a process listing).
  */
-export function trainingArgs(req: ExecutionRequest, dirs: AttemptDirs): string[] {
+export function trainingArgs(req: ExecutionRequest, dirs: AttemptDirs, api = req.apiBaseUrl): string[] {
   const c = req.config;
   return [
     "--data-dir",
@@ -237,7 +288,7 @@ export function trainingArgs(req: ExecutionRequest, dirs: AttemptDirs): string[]
     "--job",
     req.jobId,
     "--api",
-    req.apiBaseUrl,
+    api,
     ...(req.resumeFrom ? ["--resume", req.resumeFrom] : []),
     ...(req.fineTune ? fineTuneArgs(req.fineTune) : []),
   ];
@@ -261,4 +312,79 @@ export function fineTuneArgs(f: FineTuneArgs): string[] {
 /** The result of a run that could not start. */
 export function notStarted(message: string): ExecutionResult {
   return { exitCode: null, signal: null, timedOut: false, stderrTail: message, wallSeconds: 0 };
+}
+
+/**
+ * Runs a job's training program: in the sandbox (its inputs staged into its directory, its uploads
+ * through its channel, `--api unix:…`, which adds the upload token) unless LAYERLINE_SANDBOX=off, in
+ * which case it reports to the API itself with the token in its environment.
+ */
+export async function runTrainingProgram(
+  req: ExecutionRequest,
+  dirs: AttemptDirs,
+  program: {
+    command: string;
+    args: (req: ExecutionRequest, api: string) => string[];
+    env: Record<string, string>;
+    readOnly?: string[];
+  },
+): Promise<ExecutionResult> {
+  if (!sandboxEnabled()) {
+    return runProcess({
+      command: program.command,
+      args: program.args(req, req.apiBaseUrl),
+      cwd: dirs.project,
+      env: childEnv({ ...program.env, LAYERLINE_UPLOAD_TOKEN: req.uploadToken }, req.workDir),
+      signal: req.signal,
+      timeLimitMs: req.timeLimitMs,
+      onLine: req.onLine,
+    });
+  }
+  const problem = await sandboxProblem();
+  if (problem) return notStarted(`The sandbox training programs run in is not available (${problem}).`);
+  const staged = await stageInputs(req);
+  await prepareJobDir(req.workDir);
+  const channel = await openJobChannel({
+    socketPath: path.join(req.workDir, "api.sock"),
+    jobId: req.jobId,
+    apiBaseUrl: req.apiBaseUrl,
+    uploadToken: req.uploadToken,
+  });
+  try {
+    return await runProcess({
+      command: program.command,
+      args: program.args(staged, `unix:${channel.socketPath}`),
+      cwd: dirs.project,
+      env: childEnv(program.env, req.workDir),
+      signal: req.signal,
+      timeLimitMs: req.timeLimitMs,
+      onLine: req.onLine,
+      sandbox: {
+        jobDir: req.workDir,
+        writable: [dirs.checkpoints, dirs.export],
+        readOnly: program.readOnly,
+        limits: req.limits ?? sandboxLimits("free", req.timeLimitMs),
+      },
+    });
+  } finally {
+    await channel.close();
+  }
+}
+
+/** The request with every input file inside the job's directory (copied in when it was elsewhere). */
+async function stageInputs(req: ExecutionRequest): Promise<ExecutionRequest> {
+  const inputs = path.join(req.workDir, "inputs");
+  return {
+    ...req,
+    dataDir: await stageInput(req.dataDir, req.workDir, inputs),
+    resumeFrom: req.resumeFrom ? await stageInput(req.resumeFrom, req.workDir, inputs) : null,
+    ...(req.fineTune
+      ? {
+          fineTune: {
+            ...req.fineTune,
+            initWeights: await stageInput(req.fineTune.initWeights, req.workDir, inputs),
+          },
+        }
+      : {}),
+  };
 }

@@ -4,7 +4,15 @@
  * a GPU, and reports through the upload-token API like any user's machine.
  */
 import { generateProject } from "../../../../ml/codegen";
-import { attemptDirs, childEnv, notStarted, runProcess, trainingArgs, writeProjectFiles } from "./process";
+import {
+  attemptDirs,
+  childEnv,
+  notStarted,
+  runProcess,
+  runTrainingProgram,
+  trainingArgs,
+  writeProjectFiles,
+} from "./process";
 import type { ExecutionRequest, ExecutionResult, Executor } from "./types";
 
 export const DEFAULT_PYTHON = "/usr/bin/python3";
@@ -67,22 +75,10 @@ export const pytorchExecutor: Executor = {
     const dirs = await attemptDirs(req.workDir);
     const project = generateProject("pytorch", req.graph, req.config, { projectName: req.projectName });
     await writeProjectFiles(dirs.project, project.files);
-    return runProcess({
+    return runTrainingProgram(req, dirs, {
       command: python,
-      args: pythonArgs(req.strategy, trainingArgs(req, dirs)),
-      cwd: dirs.project,
-      env: childEnv(
-        {
-          PYTHONUNBUFFERED: "1",
-          PYTHONDONTWRITEBYTECODE: "1",
-          PYTHONNOUSERSITE: "1",
-          LAYERLINE_UPLOAD_TOKEN: req.uploadToken,
-        },
-        req.workDir,
-      ),
-      signal: req.signal,
-      timeLimitMs: req.timeLimitMs,
-      onLine: req.onLine,
+      args: (r, api) => pythonArgs(r.strategy, trainingArgs(r, dirs, api)),
+      env: { PYTHONUNBUFFERED: "1", PYTHONDONTWRITEBYTECODE: "1", PYTHONNOUSERSITE: "1" },
     });
   },
 };

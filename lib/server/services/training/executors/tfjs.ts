@@ -7,7 +7,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { generateProject } from "../../../../ml/codegen";
-import { attemptDirs, childEnv, notStarted, runProcess, trainingArgs, writeProjectFiles } from "./process";
+import { attemptDirs, notStarted, runTrainingProgram, trainingArgs, writeProjectFiles } from "./process";
 import type { ExecutionRequest, ExecutionResult, Executor } from "./types";
 
 /** The node_modules holding @tensorflow/tfjs (LAYERLINE_NODE_MODULES, else the app's). */
@@ -36,14 +36,12 @@ export const tfjsExecutor: Executor = {
     const link = path.join(dirs.project, "node_modules");
     await fsp.rm(link, { recursive: true, force: true });
     await fsp.symlink(nodeModulesDir(), link, "dir");
-    return runProcess({
+    return runTrainingProgram(req, dirs, {
       command: process.execPath,
-      args: ["train.mjs", ...trainingArgs(req, dirs)],
-      cwd: dirs.project,
-      env: childEnv({ NODE_ENV: "production", LAYERLINE_UPLOAD_TOKEN: req.uploadToken }, req.workDir),
-      signal: req.signal,
-      timeLimitMs: req.timeLimitMs,
-      onLine: req.onLine,
+      args: (r, api) => ["train.mjs", ...trainingArgs(r, dirs, api)],
+      env: { NODE_ENV: "production" },
+      // The app's node_modules (@tensorflow/tfjs), which the project's node_modules links to.
+      readOnly: [fs.realpathSync(nodeModulesDir())],
     });
   },
 };

@@ -5,6 +5,7 @@
  * API, exactly like a user's own machine; the executor only sees how the process ended.
  */
 import type { ArchitectureGraph, TrainingConfig } from "../../../../ml/graph-types";
+import type { ResourceLimits } from "./sandbox";
 
 export type ManagedRuntime = "pytorch" | "tfjs";
 
@@ -35,6 +36,8 @@ export interface ExecutionRequest {
   strategy?: string;
   /** Fine-tuning runs (PyTorch only): how to start from a base model's weights. */
   fineTune?: FineTuneArgs;
+  /** The sandbox's resource limits (the owner's plan: sandboxLimits); default the free plan's. */
+  limits?: ResourceLimits;
 }
 
 /** train.py's fine-tuning options; layers are the generated model's module names. */
