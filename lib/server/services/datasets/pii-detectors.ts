@@ -146,8 +146,6 @@ export function ssnValid(area: string, group: string, serial: string): boolean {
 // ---------------------------------------------------------------------------------------------------
 // Patterns
 
-const EMAIL =
-  /[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![A-Za-z0-9])/g;
 const CARD_GROUPED = /(?<![\d-])\d{4}([ -]?)\d{4}\1\d{4}\1\d{1,7}(?![\d-])/g;
 const CARD_AMEX = /(?<![\d-])\d{4}([ -])\d{6}\1\d{4,5}(?![\d-])/g;
 const CARD_PLAIN = /(?<![\d.,-])\d{13,19}(?![\d.,-])/g;
@@ -164,6 +162,75 @@ const IPV6_CANDIDATE =
 const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]*(?:[ ]+\p{Lu}[\p{L}'’.-]*){0,3}$/u;
 
 const digitsOf = (s: string) => s.replace(/\D/g, "");
+
+// ---------------------------------------------------------------------------------------------------
+// E-mail addresses, found by a scan instead of a regular expression: the pattern
+// `[A-Za-z0-9._%+-]+@label(.label)*.[A-Za-z]{2,24}` (labels of letters, digits and inner hyphens) as a
+// backtracking regex costs time quadratic in a cell's length on crafted text (`a.a.a.…` without a
+// top-level domain, long local parts without a domain). The scan looks at each `@` once, reads at most
+// 64 characters back (the longest local part RFC 5321 allows) and at most 253 forward (the longest
+// domain), and never reads a character twice for the same `@`: linear in the cell's length.
+
+const MAX_LOCAL_PART = 64;
+const MAX_DOMAIN = 253;
+
+/** Counts the characters the e-mail scan inspects (tests and the bench check that it stays linear). */
+export interface ScanCounter {
+  steps: number;
+}
+
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAlpha = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** `[A-Za-z0-9._%+-]` */
+const isLocalChar = (c: number) => isAlnum(c) || c === 46 || c === 95 || c === 37 || c === 43 || c === 45;
+
+/** The end of the longest `label(.label)*.tld` starting at `from` (not followed by a letter or digit), or -1. */
+function domainEnd(text: string, from: number, counter?: ScanCounter): number {
+  const limit = Math.min(text.length, from + MAX_DOMAIN);
+  let best = -1;
+  let p = from;
+  let first = true;
+  while (p < limit) {
+    // A top-level domain here: 2–24 letters, then no letter or digit.
+    if (!first) {
+      let q = p;
+      while (q < limit && isAlpha(text.charCodeAt(q))) q++;
+      if (counter) counter.steps += q - p + 1;
+      const len = q - p;
+      if (len >= 2 && len <= 24 && !(q < text.length && isAlnum(text.charCodeAt(q)))) best = q;
+    }
+    // Otherwise (or to look further) a whole label followed by a dot.
+    if (!isAlnum(text.charCodeAt(p))) break;
+    let q = p + 1;
+    while (q < limit && (isAlnum(text.charCodeAt(q)) || text.charCodeAt(q) === 45)) q++;
+    if (counter) counter.steps += q - p + 1;
+    if (!isAlnum(text.charCodeAt(q - 1)) || q >= limit || text.charCodeAt(q) !== 46) break;
+    p = q + 1;
+    first = false;
+  }
+  return best;
+}
+
+/** E-mail addresses in `text`, left to right, not overlapping. */
+export function findEmails(text: string, counter?: ScanCounter): { index: number; match: string }[] {
+  const out: { index: number; match: string }[] = [];
+  let from = 0;
+  let at = text.indexOf("@");
+  while (at !== -1) {
+    let start = at;
+    while (start > from && at - start < MAX_LOCAL_PART && isLocalChar(text.charCodeAt(start - 1))) start--;
+    if (counter) counter.steps += at - start + 1;
+    const end = start < at ? domainEnd(text, at + 1, counter) : -1;
+    if (end > 0) {
+      out.push({ index: start, match: text.slice(start, end) });
+      from = end;
+      at = text.indexOf("@", end);
+    } else {
+      at = text.indexOf("@", at + 1);
+    }
+  }
+  return out;
+}
 
 function* matches(re: RegExp, text: string): Generator<RegExpExecArray> {
   re.lastIndex = 0;
@@ -203,22 +270,32 @@ function looksLikePersonName(value: string, kind: "single" | "full"): boolean {
 
 // ---------------------------------------------------------------------------------------------------
 
+/**
+ * Only the first 10,000 characters of a cell are scanned (a longer cell is prose, not a field; its
+ * personal data is almost always near its start). Every detector is linear in what it scans: the
+ * e-mail scan above, and regular expressions whose repetitions are bounded ({1,4}, {13,19}…) or
+ * unambiguous, so that no input makes them backtrack more than a constant per character.
+ */
+export const MAX_SCANNED_CELL_CHARS = 10_000;
+
 export function detectInCell(value: string, nameKind: "single" | "full" | null = null): Detection[] {
   const out: Detection[] = [];
-  const text = value.length > 10_000 ? value.slice(0, 10_000) : value;
+  const text = value.length > MAX_SCANNED_CELL_CHARS ? value.slice(0, MAX_SCANNED_CELL_CHARS) : value;
   if (text.length < 2) return out;
   // Each stretch of text counts once, for the most specific kind found first (a card number is not
-  // also a phone number; an IBAN's digit groups are not a phone number).
-  const taken: [number, number][] = [];
-  const claim = (kind: PiiKind, m: RegExpExecArray): void => {
-    const start = m.index;
-    const end = start + m[0].length;
-    if (taken.some(([a, b]) => start < b && a < end)) return;
-    taken.push([start, end]);
-    out.push({ kind, match: m[0] });
+  // also a phone number; an IBAN's digit groups are not a phone number). One mark per character
+  // claimed: checking a match costs its length, not the number of matches before it.
+  let taken: Uint8Array | null = null;
+  const claimAt = (kind: PiiKind, start: number, match: string): void => {
+    const end = start + match.length;
+    taken ??= new Uint8Array(text.length);
+    for (let i = start; i < end; i++) if (taken[i]) return;
+    taken.fill(1, start, end);
+    out.push({ kind, match });
   };
+  const claim = (kind: PiiKind, m: RegExpExecArray): void => claimAt(kind, m.index, m[0]);
 
-  if (text.includes("@")) for (const m of matches(EMAIL, text)) claim("email", m);
+  if (text.includes("@")) for (const m of findEmails(text)) claimAt("email", m.index, m.match);
   if (/\d/.test(text)) {
     for (const re of [CARD_GROUPED, CARD_AMEX, CARD_PLAIN]) {
       for (const m of matches(re, text)) {

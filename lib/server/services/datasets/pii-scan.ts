@@ -1,6 +1,13 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import yauzl from "yauzl";
 import { ident, sourceSql, type TableFormat, withDuckDb } from "./duckdb";
-import { type Detection, detectInCell, maskValue, nameColumnKind } from "./pii-detectors";
+import {
+  type Detection,
+  detectInCell,
+  MAX_SCANNED_CELL_CHARS,
+  maskValue,
+  nameColumnKind,
+} from "./pii-detectors";
 import { readLines } from "./profile-text";
 import type { DatasetSchemaInfo, PiiFinding, PiiKind, PiiReport } from "./types";
 
@@ -17,6 +24,25 @@ export interface ScanOptions {
 }
 
 const MAX_EXAMPLES = 3;
+
+/**
+ * The scan gives the event loop a turn after every this many characters of cells (a few
+ * milliseconds of detection): in embedded mode it shares the server's thread with every request.
+ */
+export const YIELD_EVERY_CHARS = 256 * 1024;
+
+/** Counts scanned characters; `due` says when to give the event loop a turn (`await nextTurn()`). */
+export class Yielder {
+  private since = 0;
+  yields = 0;
+  due(chars: number): boolean {
+    this.since += Math.min(chars, MAX_SCANNED_CELL_CHARS);
+    if (this.since < YIELD_EVERY_CHARS) return false;
+    this.since = 0;
+    this.yields += 1;
+    return true;
+  }
+}
 
 class FindingsCollector {
   private readonly counts = new Map<string, Map<PiiKind, number>>();
@@ -80,6 +106,7 @@ async function scanTable(file: string, schema: DatasetSchemaInfo, opts: ScanOpti
       `SELECT ${select} FROM ${sourceSql({ format, file, dialect: schema.dialect, columns: schema.columns }, { allVarchar: csv })}`,
     );
     let lastReport = 0;
+    const turn = new Yielder();
     for await (const rows of result.yieldRowsJs()) {
       checkAborted(opts.signal);
       for (const row of rows) {
@@ -88,8 +115,10 @@ async function scanTable(file: string, schema: DatasetSchemaInfo, opts: ScanOpti
           const v = row[i];
           if (v === null || v === undefined) continue;
           out.cells += 1;
-          const found = detectInCell(String(v), nameKinds[i]);
+          const cell = String(v);
+          const found = detectInCell(cell, nameKinds[i]);
           if (found.length > 0) out.add(names[i], found);
+          if (turn.due(cell.length)) await nextTurn();
         }
       }
       if (out.rows - lastReport >= 50_000) {
@@ -101,12 +130,14 @@ async function scanTable(file: string, schema: DatasetSchemaInfo, opts: ScanOpti
 }
 
 async function scanText(file: string, opts: ScanOptions, out: FindingsCollector) {
+  const turn = new Yielder();
   for await (const line of readLines(file)) {
     out.rows += 1;
     if (line === "") continue;
     out.cells += 1;
     const found = detectInCell(line);
     if (found.length > 0) out.add("text", found);
+    if (turn.due(line.length)) await nextTurn();
     if (out.rows % 50_000 === 0) {
       checkAborted(opts.signal);
       opts.onProgress?.(opts.rowCount > 0 ? out.rows / opts.rowCount : 0);
