@@ -41,7 +41,8 @@ async function main(): Promise<void> {
     // The database first (its lock, its migrations), then background work, as Next's start-up hook
     // does; both are once per process, whichever runs first.
     await getDb();
-    await onServerStarted();
+    // The production server: no start without the sandbox user programs run in.
+    await onServerStarted({ production: true });
   } catch (err) {
     console.error(`\nLayerline cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

@@ -13,6 +13,7 @@ import { closeDb, openDb, setDb, targetFromEnv } from "../lib/server/db/client";
 import { registeredJobTypes } from "../lib/server/jobs/registry";
 import { defaultWorkerId, startRunnerLanes } from "../lib/server/jobs/runner";
 import { startTrainingRecovery } from "../lib/server/services/training/recovery";
+import { checkSandbox } from "../lib/server/startup";
 
 function nonNegativeInt(value: string | undefined, fallback: number): number {
   const n = Number(value);
@@ -20,6 +21,13 @@ function nonNegativeInt(value: string | undefined, fallback: number): number {
 }
 
 async function main(): Promise<void> {
+  try {
+    // A worker runs users' programs: no start without their sandbox (LAYERLINE_SANDBOX=off to opt out).
+    await checkSandbox({ production: true });
+  } catch (err) {
+    console.error(`\nLayerline cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
   const target = targetFromEnv();
   if (target.kind !== "postgres") {
     console.error(

@@ -1,9 +1,35 @@
 import { getDb, targetFromEnv } from "./db/client";
 import { ensureInProcessRunner } from "./jobs/runner";
+import {
+  SANDBOX_OFF_WARNING,
+  sandboxEnabled,
+  sandboxProblem,
+  sandboxRefusal,
+} from "./services/training/executors/sandbox";
 import { startTrainingRecovery } from "./services/training/recovery";
 
-/** Work done once the server process has its database: background jobs start here. */
-export async function onServerStarted(): Promise<void> {
+/**
+ * The sandbox user programs run in (bubblewrap, SECURITY.md). Off (LAYERLINE_SANDBOX=off): a loud
+ * warning. Not working: on a production start (`production`, default NODE_ENV=production) an error
+ * the start fails with, naming the package and the opt-out; elsewhere a warning (jobs then fail).
+ */
+export async function checkSandbox(opts: { production?: boolean } = {}): Promise<void> {
+  if (!sandboxEnabled()) {
+    console.warn(`\n${SANDBOX_OFF_WARNING}\n`);
+    return;
+  }
+  const problem = await sandboxProblem();
+  if (!problem) return;
+  if (opts.production ?? process.env.NODE_ENV === "production") throw new Error(sandboxRefusal(problem));
+  console.warn(`\nWARNING: ${sandboxRefusal(problem)} Until then training jobs fail.\n`);
+}
+
+/**
+ * Work done once the server process has its database: background jobs start here. `production`:
+ * a start that must refuse without the sandbox (npm start), whatever NODE_ENV says.
+ */
+export async function onServerStarted(opts: { production?: boolean } = {}): Promise<void> {
+  await checkSandbox(opts);
   // In embedded mode the job runner lives in the server process (PGlite has one owner); with
   // PostgreSQL it runs here too unless LAYERLINE_WORKERS=external hands jobs to `npm run worker`.
   await ensureInProcessRunner();

@@ -345,6 +345,11 @@ export function sandboxProblem(): Promise<string | null> {
   return check;
 }
 
+/** Forget the cached check (tests that change LAYERLINE_BWRAP). */
+export function resetSandboxCheck(): void {
+  check = null;
+}
+
 /** The message a start that needs the sandbox fails with. */
 export function sandboxRefusal(problem: string): string {
   return (
