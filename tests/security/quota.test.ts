@@ -246,4 +246,58 @@ describe("one storage quota over every kind of stored bytes", () => {
     expect(refused?.json.type).toMatch(/storage-quota$/);
     expect((await quota(key)).used_bytes).toBe(35_000);
   });
+
+  it("copies of a job's model (registry push, hub publish) count too: refused when they would not fit", async () => {
+    const { key } = await signUpWithKey(app);
+    const project = await call(app, "POST", "/api/v1/projects", {
+      key,
+      body: { name: "Copies", template: "mlp-classifier" },
+    });
+    const job = await call(app, "POST", "/api/v1/training/jobs", {
+      key,
+      body: { project_id: project.json.id, dataset_id: "builtin-iris", runtime: "external" },
+    });
+    const jobPath = `/api/v1/training/jobs/${job.json.id}`;
+    const token = (await call(app, "POST", `${jobPath}/stream-token`, { key })).json.token as string;
+    const model = await call(app, "PUT", `${jobPath}/artifact/model.onnx`, raw(token, bytes(20_000)));
+    expect(model.status, model.text).toBe(201);
+    const done = await call(app, "POST", `${jobPath}/metrics/events`, {
+      key: token,
+      body: { events: [{ kind: "status", status: "succeeded" }] },
+    });
+    expect(done.status, done.text).toBe(202);
+    // 20,000 (the job's model) + 25,000 (a hub file) of 60,000: one more copy of the model does not fit.
+    const hub = await call(app, "POST", "/api/v1/hub/models", { key, body: { name: "Filler" } });
+    const filler = await call(
+      app,
+      "POST",
+      `/api/v1/hub/models/${hub.json.id}/files?path=f.bin`,
+      raw(key, bytes(25_000)),
+    );
+    expect(filler.status, filler.text).toBe(201);
+    const registered = await call(app, "POST", "/api/v1/models", { key, body: { name: "copies" } });
+    const push = await call(app, "POST", `/api/v1/models/${registered.json.id}/versions`, {
+      key,
+      body: { job_id: job.json.id },
+    });
+    expect(push.status, push.text).toBe(402);
+    expect(push.json).toMatchObject({ limit_bytes: LIMIT, requested_bytes: 20_000 });
+    const publish = await call(app, "POST", "/api/v1/hub/models", {
+      key,
+      body: { source_job_id: job.json.id },
+    });
+    expect(publish.status, publish.text).toBe(402);
+    expect(publish.json.type).toMatch(/storage-quota$/);
+    expect(filesIn("registry").some((f) => f.startsWith(".tmp"))).toBe(false);
+    // With the filler gone, both fit.
+    expect((await call(app, "DELETE", `/api/v1/hub/models/${hub.json.id}`, { key })).status).toBe(204);
+    const pushed = await call(app, "POST", `/api/v1/models/${registered.json.id}/versions`, {
+      key,
+      body: { job_id: job.json.id },
+    });
+    expect(pushed.status, pushed.text).toBe(201);
+    const breakdown = (await quota(key)).breakdown;
+    expect(breakdown.artifacts).toBe(20_000);
+    expect(breakdown.registry).toBeGreaterThan(20_000); // the model and its manifest.json
+  });
 });
