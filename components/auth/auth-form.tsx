@@ -7,17 +7,14 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { $api, ApiError } from "@/lib/api/client";
-
-function safeNext(next: string | null): string {
-  return next?.startsWith("/") && !next.startsWith("//") ? next : "/projects";
-}
+import { safeNextPath } from "@/lib/auth/safe-next";
 
 export function AuthForm({ mode }: { mode: "login" | "signup" }) {
   const router = useRouter();
   const params = useSearchParams();
   const [error, setError] = useState<ApiError | null>(null);
   const onSuccess = () => {
-    router.push(safeNext(params.get("next")));
+    router.push(safeNextPath(params.get("next")));
     router.refresh();
   };
   const onError = (err: unknown) => setError(err instanceof ApiError ? err : new ApiError(0, null));
