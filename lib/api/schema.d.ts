@@ -2062,8 +2062,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download one file with a signed link from /download (counts one download)
-         * @description No credential: the signed link is one. A tampered link → 403; an expired one → 410.
+         * Download one file with a signed link from /download (counts one download per link)
+         * @description No credential: the signed link is one. A tampered link → 403; an expired one → 410. Each fetch checks again that the model exists and that the account that minted the link may still see it (else 404). A link counts one download however often it is fetched.
          */
         get: operations["getHubFileContent"];
         put?: never;
@@ -2102,8 +2102,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download every file as a streamed ZIP with a signed link from /download (counts one download)
-         * @description No credential: the signed link is one. A tampered link → 403; an expired one → 410.
+         * Download every file as a streamed ZIP with a signed link from /download (counts one download per link)
+         * @description No credential: the signed link is one. A tampered link → 403; an expired one → 410. Each fetch checks again that the model exists and that the account that minted the link may still see it (else 404). A link counts one download however often it is fetched.
          */
         get: operations["downloadAllHubFiles"];
         put?: never;
@@ -14650,6 +14650,10 @@ export interface operations {
                 expires?: string;
                 /** @description Signed link: HMAC signature */
                 sig?: string;
+                /** @description Signed link: its nonce (one download per link) */
+                n?: string;
+                /** @description Signed link: the account that minted it */
+                v?: string;
             };
             header?: never;
             path: {
@@ -14794,6 +14798,10 @@ export interface operations {
                 expires?: string;
                 /** @description Signed link: HMAC signature */
                 sig?: string;
+                /** @description Signed link: its nonce (one download per link) */
+                n?: string;
+                /** @description Signed link: the account that minted it */
+                v?: string;
             };
             header?: never;
             path: {

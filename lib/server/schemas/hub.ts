@@ -281,6 +281,8 @@ export const downloadLinkSchema = z
 export const signedQuerySchema = z.object({
   expires: z.string().max(20).optional().openapi({ description: "Signed link: expiry (Unix seconds)" }),
   sig: z.string().max(100).optional().openapi({ description: "Signed link: HMAC signature" }),
+  n: z.string().max(64).optional().openapi({ description: "Signed link: its nonce (one download per link)" }),
+  v: z.string().max(64).optional().openapi({ description: "Signed link: the account that minted it" }),
 });
 
 export const starStateSchema = z

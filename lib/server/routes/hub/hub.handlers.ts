@@ -89,8 +89,8 @@ export const listHubFiles: RouteHandler<typeof r.listHubFiles, AppEnv> = async (
 
 export const getHubFileContent: RouteHandler<typeof r.getHubFileContent, AppEnv> = async (c) => {
   const { model_id, file_id } = c.req.valid("param");
-  verifyHubLink(model_id, file_id, c.req.valid("query"));
-  const { file, stream } = await files.openFileContent(c.get("db"), model_id, file_id);
+  const link = verifyHubLink(model_id, file_id, c.req.valid("query"));
+  const { file, stream } = await files.openFileContent(c.get("db"), model_id, file_id, link);
   return c.body(stream, 200, {
     ...attachment(file.path.split("/").pop() ?? file.path, file.contentType),
     "Content-Length": String(file.sizeBytes),
@@ -107,8 +107,8 @@ export const createHubDownloadLink: RouteHandler<typeof r.createHubDownloadLink,
 
 export const downloadAllHubFiles: RouteHandler<typeof r.downloadAllHubFiles, AppEnv> = async (c) => {
   const { model_id } = c.req.valid("param");
-  verifyHubLink(model_id, undefined, c.req.valid("query"));
-  const zip = await files.openModelZip(c.get("db"), model_id);
+  const link = verifyHubLink(model_id, undefined, c.req.valid("query"));
+  const zip = await files.openModelZip(c.get("db"), model_id, link);
   return c.body(zip.stream, 200, attachment(zip.filename, "application/zip"));
 };
 

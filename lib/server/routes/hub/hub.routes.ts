@@ -213,8 +213,11 @@ export const getHubFileContent = createRoute({
   path: `${model}/files/{file_id}/content`,
   operationId: "getHubFileContent",
   tags,
-  summary: "Download one file with a signed link from /download (counts one download)",
-  description: "No credential: the signed link is one. A tampered link → 403; an expired one → 410.",
+  summary: "Download one file with a signed link from /download (counts one download per link)",
+  description:
+    "No credential: the signed link is one. A tampered link → 403; an expired one → 410. Each fetch checks " +
+    "again that the model exists and that the account that minted the link may still see it (else 404). " +
+    "A link counts one download however often it is fetched.",
   ...signed,
   request: { params: s.hubFileParams, query: s.signedQuerySchema },
   responses: {
@@ -247,8 +250,12 @@ export const downloadAllHubFiles = createRoute({
   path: `${model}/download-all`,
   operationId: "downloadAllHubFiles",
   tags,
-  summary: "Download every file as a streamed ZIP with a signed link from /download (counts one download)",
-  description: "No credential: the signed link is one. A tampered link → 403; an expired one → 410.",
+  summary:
+    "Download every file as a streamed ZIP with a signed link from /download (counts one download per link)",
+  description:
+    "No credential: the signed link is one. A tampered link → 403; an expired one → 410. Each fetch checks " +
+    "again that the model exists and that the account that minted the link may still see it (else 404). " +
+    "A link counts one download however often it is fetched.",
   ...signed,
   request: { ...params, query: s.signedQuerySchema },
   responses: {

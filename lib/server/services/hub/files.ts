@@ -26,7 +26,7 @@ import { FILE_PATH_PATTERN, type HubFileView } from "../../schemas/hub";
 import { deleteBlob, openBlob, parseBlobKey, putBlob } from "../../storage/blob-store";
 import { commitWithinQuota, StorageBudget } from "../storage-quota";
 import { findOwnedModel, findVisibleModel } from "./access";
-import { type HubSignedLink, mintHubLink } from "./signed-links";
+import { firstFetchOfLink, type HubSignedLink, mintHubLink, type VerifiedHubLink } from "./signed-links";
 
 /** A page of a model the caller may see's files, by path. */
 export async function listFilesPage(db: Db, viewerId: string | null, modelId: string, q: PageQuery) {
@@ -361,22 +361,29 @@ export async function createDownloadLink(
       .limit(1);
     if (!file) throw new NotFoundError("Hub model file");
   }
-  return mintHubLink(modelId, fileId);
+  return mintHubLink(modelId, fileId, Date.now(), viewerId);
 }
 
-/** One atomic increment per content fetch (never on page views or listings). */
-async function countDownload(db: Db, modelId: string): Promise<void> {
+/**
+ * One atomic increment per link that fetches content (never on page views, listings or a replay of
+ * the same link).
+ */
+async function countDownload(db: Db, modelId: string, link: VerifiedHubLink): Promise<void> {
+  if (!(await firstFetchOfLink(db, modelId, link))) return;
   await db
     .update(hubModels)
     .set({ downloads: sql`${hubModels.downloads} + 1` })
     .where(eq(hubModels.id, modelId));
 }
 
+/** A link's content: the model must still exist and be visible to the account that minted the link. */
 export async function openFileContent(
   db: Db,
   modelId: string,
   fileId: string,
+  link: VerifiedHubLink,
 ): Promise<{ file: HubModelFileRow; stream: ReadableStream<Uint8Array> }> {
+  await findVisibleModel(db, link.viewerId, modelId);
   const [file] = await db
     .select()
     .from(hubModelFiles)
@@ -385,7 +392,7 @@ export async function openFileContent(
   if (!file) throw new NotFoundError("Hub model file");
   const blob = await openBlob(parseBlobKey(file.blobKey));
   if (!blob) throw new NotFoundError("Hub model file");
-  await countDownload(db, modelId);
+  await countDownload(db, modelId, link);
   return { file, stream: blob.stream };
 }
 
@@ -396,13 +403,9 @@ export async function openFileContent(
 export async function openModelZip(
   db: Db,
   modelId: string,
+  link: VerifiedHubLink,
 ): Promise<{ filename: string; stream: ReadableStream<Uint8Array> }> {
-  const [model] = await db
-    .select({ slug: hubModels.slug })
-    .from(hubModels)
-    .where(eq(hubModels.id, modelId))
-    .limit(1);
-  if (!model) throw new NotFoundError("Hub model");
+  const model = await findVisibleModel(db, link.viewerId, modelId);
   const files = await listFiles(db, modelId);
   const zip = new yazl.ZipFile();
   for (const f of files) {
@@ -421,7 +424,7 @@ export async function openModelZip(
     );
   }
   zip.end();
-  await countDownload(db, modelId);
+  await countDownload(db, modelId, link);
   return {
     filename: `${model.slug}.zip`,
     stream: Readable.toWeb(zip.outputStream as Readable) as ReadableStream<Uint8Array>,
