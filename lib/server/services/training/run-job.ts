@@ -15,12 +15,14 @@ import { internalApiUrl } from "../../config";
 import type { Db } from "../../db/client";
 import { type TrainingJobRow, trainingCheckpoints, trainingJobs, users } from "../../db/schema";
 import { DomainError } from "../../errors";
+import { appendTrainingEvents } from "../../events/training-events";
 import { defineJobType, type JobContext } from "../../jobs/registry";
 import { COMPUTE_SECONDS_PER_CREDIT, planOf } from "../../plans";
 import { creditBalance } from "../credits";
 import { copyBlobToFile } from "./blob-files";
 import { executorFor, type FineTuneArgs, resolveRuntime } from "./executors";
 import { dataParallelProcs } from "./executors/pytorch";
+import { summarizeFailure } from "./failure-reason";
 import { fineTuneArgsFor } from "./fine-tune-args";
 import { chargeCompute, finalizeArtifact } from "./finish";
 import { getJobRow } from "./job-rows";
@@ -44,16 +46,6 @@ export const trainingRunJob = defineJobType({
 
 /** Thrown when the runner interrupted the job (shutdown, lost lease): the runner queues the task again. */
 class InterruptedError extends Error {}
-
-function lastLines(text: string, workDir: string, n = 6): string {
-  return text
-    .split(/\r?\n/)
-    .filter((l) => l.trim())
-    .slice(-n)
-    .join("\n")
-    .replaceAll(workDir, ".")
-    .slice(-2000);
-}
 
 async function lastCheckpoint(db: Db, jobId: string) {
   const [row] = await db
@@ -222,12 +214,16 @@ export async function runTrainingJob(db: Db, jobId: string, ctx: JobContext): Pr
       await transitionJob(db, jobId, { from: ["running"], to: "succeeded" });
       return "succeeded";
     }
-    const tail = lastLines(result.stderrTail, workDir);
-    await fail(
-      db,
-      jobId,
-      `The training program exited with ${result.signal ? `signal ${result.signal}` : `code ${result.exitCode}`}${tail ? `:\n${tail}` : "."}`,
-    );
+    // The reason is one short line for everyone who sees the job; the traceback is the owner's log.
+    const failure = summarizeFailure(result.stderrTail, result, workDir);
+    if (failure.log) {
+      const timestamp = new Date().toISOString();
+      const message = `The training program's error output:\n${failure.log}`;
+      await appendTrainingEvents(db, jobId, [
+        { kind: "log", data: { timestamp, level: "error", message }, name: "error" },
+      ]).catch(() => {});
+    }
+    await fail(db, jobId, failure.reason);
     return "failed";
   } finally {
     await revokeUploadTokens(db, jobId).catch(() => {});
