@@ -1,3 +1,4 @@
+import { serve } from "@hono/node-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveClientAddress } from "@/lib/server/http/client-address";
 import { resetRateLimits } from "@/lib/server/http/rate-limit";
@@ -64,6 +65,30 @@ describe("anonymous API limit per client address", () => {
       "X-Forwarded-For": `${forged()}, 10.1.2.3`,
     }));
     expect(statuses).toEqual([200, 200, 429]);
+  });
+});
+
+describe("over a real connection (the Node.js server, as npm start serves the API)", () => {
+  it("the socket's address is the client's: forged headers share its limit", async () => {
+    process.env.RATE_LIMIT_PER_MINUTE = "3";
+    resetRateLimits();
+    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+    });
+    try {
+      const { port } = server.address() as { port: number };
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/hub/models`, {
+          headers: { "X-Forwarded-For": forged(), "X-Real-IP": forged() },
+        });
+        await res.arrayBuffer();
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    } finally {
+      server.close();
+    }
   });
 });
 
