@@ -54,7 +54,9 @@ export async function call(
     body = JSON.stringify(opts.body);
     headers["Content-Type"] ??= "application/json";
   }
-  const env = opts.remoteAddress ? { incoming: { socket: { remoteAddress: opts.remoteAddress } } } : undefined;
+  const env = opts.remoteAddress
+    ? { incoming: { socket: { remoteAddress: opts.remoteAddress } } }
+    : undefined;
   const res = await app.request(path, { method, headers, body }, env);
   const text = await res.text();
   let json: unknown = null;

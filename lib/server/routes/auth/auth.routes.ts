@@ -57,7 +57,10 @@ export const signup = createRoute({
   summary: "Create an account and sign in",
   security: [],
   request: { body: jsonBody(signupBodySchema) },
-  responses: { 201: jsonContent(sessionSchema, "Signed up; session cookie set"), ...errors(400, 409, 413, 422) },
+  responses: {
+    201: jsonContent(sessionSchema, "Signed up; session cookie set"),
+    ...errors(400, 409, 413, 422),
+  },
 });
 
 export const login = createRoute({
@@ -68,7 +71,10 @@ export const login = createRoute({
   summary: "Sign in with e-mail or username and password",
   security: [],
   request: { body: jsonBody(loginBodySchema) },
-  responses: { 200: jsonContent(sessionSchema, "Signed in; session cookie set"), ...errors(400, 401, 413, 422) },
+  responses: {
+    200: jsonContent(sessionSchema, "Signed in; session cookie set"),
+    ...errors(400, 401, 413, 422),
+  },
 });
 
 export const logout = createRoute({
