@@ -1,3 +1,5 @@
+import http from "node:http";
+import { serve } from "@hono/node-server";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_JSON_BODY_LIMIT_BYTES } from "@/lib/server/http/body-limit";
 import { call, signUpWithKey, startTestApp } from "../helpers";
@@ -82,5 +84,36 @@ describe("JSON body cap", () => {
       body: { name: "x".repeat(2 * MiB) },
     });
     expect(other.status).toBe(413);
+  });
+
+  it("over a real connection, a declared 500 MB sign-in is answered 413 after the client sent only 64 KiB", async () => {
+    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+    });
+    try {
+      const { port } = server.address() as { port: number };
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: "/api/auth/login",
+            headers: { "Content-Type": "application/json", "Content-Length": String(500_000_000) },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+            req.destroy();
+          },
+        );
+        req.on("error", (err) => (String(err).includes("ECONNRESET") ? undefined : reject(err)));
+        // Only the start of the body is ever sent: the answer must not wait for the rest.
+        req.write(`{"login":"${"a".repeat(64 * 1024)}`);
+      });
+      expect(status).toBe(413);
+    } finally {
+      server.close();
+    }
   });
 });
