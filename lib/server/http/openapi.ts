@@ -152,7 +152,38 @@ type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
  * `anyOf: [{$ref}, {type: "null"}]`, so the fix holds for every current and future nullable reference.
  */
 export function openApiDocument(app: OpenAPIHono<AppEnv>, config: OpenApiConfig): OpenApiDocument {
-  return bodyLimitResponses(nullableRefs(app.getOpenAPI31Document(config)));
+  return credentialResponses(bodyLimitResponses(nullableRefs(app.getOpenAPI31Document(config))));
+}
+
+/**
+ * Operations that read a credential (their `security` names a scheme, even when a credential is
+ * optional) document what the credentials middleware answers: 401 for an unknown, revoked or expired
+ * one, 403 for a credential of a kind the route does not accept (or a cross-site session request).
+ */
+function credentialResponses(doc: OpenApiDocument): OpenApiDocument {
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item as Record<string, OperationLike>)) {
+      if (!op?.responses || !op.security?.some((s) => Object.keys(s).length > 0)) continue;
+      for (const status of [401, 403]) {
+        if (String(status) in op.responses) continue;
+        Object.assign(op.responses, { [status]: problemRef(status) });
+      }
+    }
+  }
+  return doc;
+}
+
+interface OperationLike {
+  requestBody?: unknown;
+  security?: Record<string, string[]>[];
+  responses?: object;
+}
+
+function problemRef(status: number) {
+  return {
+    description: ERROR_TEXT[status],
+    content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+  };
 }
 
 /**
@@ -161,14 +192,9 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, config: OpenApiConfig)
  */
 function bodyLimitResponses(doc: OpenApiDocument): OpenApiDocument {
   for (const item of Object.values(doc.paths ?? {})) {
-    for (const op of Object.values(item as Record<string, { requestBody?: unknown; responses?: object }>)) {
+    for (const op of Object.values(item as Record<string, OperationLike>)) {
       if (!op?.requestBody || !op.responses || "413" in op.responses) continue;
-      Object.assign(op.responses, {
-        413: {
-          description: ERROR_TEXT[413],
-          content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
-        },
-      });
+      Object.assign(op.responses, { 413: problemRef(413) });
     }
   }
   return doc;

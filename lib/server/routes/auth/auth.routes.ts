@@ -83,7 +83,8 @@ export const logout = createRoute({
   operationId: "logout",
   tags,
   summary: "Sign out (ends this session)",
-  security: security(["session"]),
+  description: "Without a session there is nothing to end: 204 all the same.",
+  security: security(["session"], true),
   middleware: [credentials(["session"], { optional: true })],
   responses: { 204: { description: "Signed out" }, ...errors(403) },
 });

@@ -79,9 +79,12 @@ export const validationSchema = z
 export const codegenProblemSchema = problemSchema
   .extend({
     errors: z
-      .array(z.object({ path: z.string(), message: z.string(), ...issueFields }))
+      .array(z.object({ path: z.string(), message: z.string() }).extend(z.object(issueFields).partial().shape))
       .optional()
-      .openapi({ description: "One entry per error-severity issue, with the node it is about" }),
+      .openapi({
+        description:
+          "One entry per error-severity issue, with the node it is about (the issue fields are absent when the request itself did not validate: an unknown target, say)",
+      }),
   })
   .openapi("CodegenProblem", { description: "RFC 9457 problem details with per-node errors" });
 

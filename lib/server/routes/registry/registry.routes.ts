@@ -315,7 +315,7 @@ export const downloadModelArtifact = createRoute({
   request: { params: artifactParams },
   responses: {
     200: {
-      description: "The file's bytes",
+      description: "The file's bytes, served with the content type declared when it was uploaded",
       headers: {
         "Content-Disposition": { description: "attachment; filename=…", schema: { type: "string" as const } },
         "Repr-Digest": {
@@ -323,7 +323,7 @@ export const downloadModelArtifact = createRoute({
           schema: { type: "string" as const },
         },
       },
-      content: { "application/octet-stream": binary },
+      content: { "*/*": binary },
     },
     ...errors(401, 403, 404, 409),
   },
