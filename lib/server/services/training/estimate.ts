@@ -16,6 +16,9 @@
  *   the median of their measured ÷ modelled seconds (the jobs' compute_seconds).
  * - Credits = seconds ÷ COMPUTE_SECONDS_PER_CREDIT.
  */
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { z } from "@hono/zod-openapi";
 import { and, desc, eq, gt } from "drizzle-orm";
 import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types";
@@ -33,6 +36,7 @@ import { architectureOf } from "./architecture";
 import { resolveRuntime } from "./executors";
 import { childEnv, runProcess } from "./executors/process";
 import { pythonHasTorch, pythonPath } from "./executors/pytorch";
+import { prepareJobDir, sandboxEnabled, sandboxLimits } from "./executors/sandbox";
 
 export type EstimateBody = z.infer<typeof estimateBodySchema>;
 export type Estimate = z.infer<typeof estimateSchema>;
@@ -176,27 +180,37 @@ let microbench: Promise<Throughput | null> | null = null;
 export function pytorchMicrobenchmark(): Promise<Throughput | null> {
   microbench ??= (async () => {
     if (!(await pythonHasTorch())) return null;
-    const startup = await runProcess({
-      command: pythonPath(),
-      args: ["-c", "import torch, numpy"],
-      cwd: process.cwd(),
-      env: childEnv({ PYTHONDONTWRITEBYTECODE: "1" }, process.env.HOME ?? "/"),
-      timeLimitMs: 60_000,
-    });
-    let line = "";
-    const run = await runProcess({
-      command: pythonPath(),
-      args: ["-c", MICROBENCH_PY],
-      cwd: process.cwd(),
-      env: childEnv({ PYTHONDONTWRITEBYTECODE: "1" }, process.env.HOME ?? "/"),
-      timeLimitMs: 120_000,
-      onLine: (l) => {
-        if (l.startsWith("{")) line = l;
-      },
-    });
-    if (run.exitCode !== 0 || !line) return null;
-    const measured = JSON.parse(line) as Omit<Throughput, "start_seconds">;
-    return { start_seconds: startup.wallSeconds, ...measured };
+    // Measured where jobs run: in the sandbox (its start included), from a directory of its own.
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "layerline-microbench-"));
+    try {
+      if (sandboxEnabled()) await prepareJobDir(dir);
+      const sandbox = { jobDir: dir, writable: [], limits: sandboxLimits("free", 120_000) };
+      const startup = await runProcess({
+        command: pythonPath(),
+        args: ["-c", "import torch, numpy"],
+        cwd: dir,
+        env: childEnv({ PYTHONDONTWRITEBYTECODE: "1" }, dir),
+        timeLimitMs: 60_000,
+        sandbox,
+      });
+      let line = "";
+      const run = await runProcess({
+        command: pythonPath(),
+        args: ["-c", MICROBENCH_PY],
+        cwd: dir,
+        env: childEnv({ PYTHONDONTWRITEBYTECODE: "1" }, dir),
+        timeLimitMs: 120_000,
+        onLine: (l) => {
+          if (l.startsWith("{")) line = l;
+        },
+        sandbox,
+      });
+      if (run.exitCode !== 0 || !line) return null;
+      const measured = JSON.parse(line) as Omit<Throughput, "start_seconds">;
+      return { start_seconds: startup.wallSeconds, ...measured };
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true }).catch(() => {});
+    }
   })();
   return microbench;
 }

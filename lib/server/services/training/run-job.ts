@@ -22,6 +22,7 @@ import { creditBalance } from "../credits";
 import { copyBlobToFile } from "./blob-files";
 import { executorFor, type FineTuneArgs, resolveRuntime } from "./executors";
 import { dataParallelProcs } from "./executors/pytorch";
+import { sandboxLimits } from "./executors/sandbox";
 import { summarizeFailure } from "./failure-reason";
 import { fineTuneArgsFor } from "./fine-tune-args";
 import { chargeCompute, finalizeArtifact } from "./finish";
@@ -172,6 +173,8 @@ export async function runTrainingJob(db: Db, jobId: string, ctx: JobContext): Pr
       resumeFrom,
       signal: ctx.signal,
       timeLimitMs,
+      // The sandbox's CPU, memory, file-size and process limits: the owner's plan's.
+      limits: sandboxLimits(plan, timeLimitMs),
       strategy: job.strategy,
       ...(fineTune ? { fineTune } : {}),
     });

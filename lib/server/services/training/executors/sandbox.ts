@@ -179,8 +179,9 @@ export function sandboxCommand(
     ...(who.dropFromRoot
       ? ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
       : ["--unshare-all", "--uid", String(who.uid), "--gid", String(who.gid)]),
+    // A name /etc/hosts resolves (torchrun's rendezvous looks its host name up).
     "--hostname",
-    "layerline-job",
+    "localhost",
     "--die-with-parent",
     "--new-session",
     "--clearenv",
