@@ -46,6 +46,7 @@ import { deleteDataset, setRoles } from "../datasets/datasets";
 import { commitStoredFile, storeIncomingFile } from "../datasets/ingest";
 import { FileBudget } from "../datasets/limits";
 import { createDeployment } from "../deployments/deployments";
+import { checkUntrustedModel } from "../serving/model-probe";
 import { generateText, generationParams, languageModelOf } from "../serving/text-generation";
 import {
   type LoadedArtifact,
@@ -272,7 +273,7 @@ export async function getCandidate(db: Db, ownerId: string, auditId: string, can
   return candidateView(c, run, w);
 }
 
-async function loadRunArtifact(job: TrainingJobRow, dir: string): Promise<LoadedArtifact> {
+async function loadRunArtifact(db: Db, job: TrainingJobRow, dir: string): Promise<LoadedArtifact> {
   if (!job.artifactManifest) throw new ConflictError("The run has no model artifact.");
   const files: Record<string, string> = {};
   for (const f of job.artifactFiles) {
@@ -282,7 +283,10 @@ async function loadRunArtifact(job: TrainingJobRow, dir: string): Promise<Loaded
       throw new ConflictError(`The artifact file ${f.name} is missing from storage.`);
     files[f.name] = file;
   }
-  return loadArtifact({ manifest: job.artifactManifest as unknown as ModelManifest, files });
+  // An artifact may come from an external job's own upload: probed in a limited process first.
+  const source = { manifest: job.artifactManifest as unknown as ModelManifest, files };
+  await checkUntrustedModel(source, db);
+  return loadArtifact(source);
 }
 
 const labelOf = (p: Prediction | undefined) => (p && "label" in p ? p.label : "");
@@ -310,7 +314,7 @@ export async function evaluateCandidate(
   const latencies: number[] = [];
   const cpu: number[] = [];
   try {
-    model = await loadRunArtifact(run, dir);
+    model = await loadRunArtifact(db, run, dir);
     const loaded = model;
     const width = loaded.manifest.input.shape.reduce((a, b) => a * b, 1);
     const names = featureNames(width);
