@@ -112,3 +112,16 @@ export function resolveClientAddress(
 export function clientAddress(c: Context<AppEnv>): string | null {
   return resolveClientAddress(socketAddress(c), c.req.header("X-Forwarded-For"), process.env.TRUSTED_PROXIES);
 }
+
+/**
+ * A forwarding header (`X-Forwarded-Host`, `X-Forwarded-Proto`) when the connection comes from a
+ * proxy listed in TRUSTED_PROXIES; undefined otherwise, since any other client can write it.
+ */
+export function trustedForwardedHeader(c: Context<AppEnv>, name: string): string | undefined {
+  const peer = socketAddress(c);
+  const setting = process.env.TRUSTED_PROXIES?.trim();
+  if (!peer || !setting) return undefined;
+  const ip = normalize(peer);
+  if (!ip || !isTrusted(trustedList(setting), ip)) return undefined;
+  return c.req.header(name)?.split(",")[0]?.trim() || undefined;
+}

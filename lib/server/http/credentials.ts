@@ -6,7 +6,7 @@ import { userForSession } from "../services/accounts";
 import { resolveApiKey } from "../services/api-keys";
 import type { ServingTarget } from "../services/deployments/deployments";
 import { recordKeyUse } from "../services/usage-recorder";
-import { clientAddress } from "./client-address";
+import { clientAddress, trustedForwardedHeader } from "./client-address";
 import type { AppEnv, Caller, CredentialKind } from "./env";
 import { consumeRateLimit, effectiveLimit } from "./rate-limit";
 
@@ -75,7 +75,7 @@ const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 function checkCsrf(c: Context<AppEnv>): void {
   if (!UNSAFE.has(c.req.method)) return;
   const origin = c.req.header("Origin");
-  const host = c.req.header("X-Forwarded-Host") ?? c.req.header("Host");
+  const host = trustedForwardedHeader(c, "X-Forwarded-Host") ?? c.req.header("Host");
   const allowed = process.env.PUBLIC_ORIGIN;
   let originHost: string | null = null;
   try {

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
-import { clientAddress } from "../../http/client-address";
+import { clientAddress, trustedForwardedHeader } from "../../http/client-address";
 import { SESSION_COOKIE } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
 import { createSession, deleteSession, toPublicUser } from "../../services/accounts";
@@ -9,7 +9,9 @@ import { signInLimited, signUpLimited } from "../../services/auth-limits";
 import type { getSession, login, logout, signup } from "./auth.routes";
 
 function isHttps(c: Context<AppEnv>): boolean {
-  return c.req.header("X-Forwarded-Proto") === "https" || new URL(c.req.url).protocol === "https:";
+  return (
+    trustedForwardedHeader(c, "X-Forwarded-Proto") === "https" || new URL(c.req.url).protocol === "https:"
+  );
 }
 
 async function startSession(c: Context<AppEnv>, userId: string) {
