@@ -204,6 +204,69 @@ describe("the sandbox of user programs", () => {
   }, 120_000);
 });
 
+/** Processes of this machine whose command line contains `text`. */
+function processesWith(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text)) found.push(pid);
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+describe("stopping a sandboxed program", () => {
+  for (const how of ["cancel", "time limit"] as const) {
+    it(`ends it and everything it started (${how})`, async () => {
+      const workDir = fs.mkdtempSync(path.join(root, "job-"));
+      const dirs = await attemptDirs(workDir);
+      const seconds = `${300 + Math.floor(Math.random() * 1000)}.25`;
+      const controller = new AbortController();
+      const running = runTrainingProgram(
+        {
+          jobId: "job_stopped",
+          projectName: "Probe",
+          graph: models.irisMlp(),
+          config: DEFAULT_TRAINING_CONFIG,
+          dataDir: workDir,
+          workDir,
+          uploadToken: "lut_x",
+          apiBaseUrl: receiver.url,
+          resumeFrom: null,
+          signal: controller.signal,
+          timeLimitMs: how === "cancel" ? 60_000 : 2_000,
+        },
+        dirs,
+        {
+          command: pythonPath(),
+          // A child that ignores SIGTERM, and the program itself asleep.
+          args: () => [
+            "-c",
+            `import signal, subprocess, time\nsubprocess.Popen(["/usr/bin/sleep", "${seconds}"], preexec_fn=lambda: signal.signal(signal.SIGTERM, signal.SIG_IGN))\nprint("started", flush=True)\ntime.sleep(${seconds})`,
+          ],
+          env: {},
+        },
+      );
+      const deadline = Date.now() + 20_000;
+      while (processesWith(`sleep\0${seconds}`).length === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(processesWith(`sleep\0${seconds}`).length).toBe(1);
+      if (how === "cancel") controller.abort();
+      const result = await running;
+      expect(result.exitCode).toBeNull();
+      expect(result.timedOut).toBe(how === "time limit");
+      // The PID namespace went with it: its children too.
+      const gone = Date.now() + 5_000;
+      while (processesWith(seconds).length > 0 && Date.now() < gone)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(processesWith(seconds)).toEqual([]);
+    }, 60_000);
+  }
+});
+
 describe("a start without the sandbox", () => {
   it("is refused in production, naming the package and the opt-out; the opt-out starts with a warning", async () => {
     const saved = { bwrap: process.env.LAYERLINE_BWRAP, sandbox: process.env.LAYERLINE_SANDBOX };

@@ -249,7 +249,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     # A worker's socket (--api unix:…) adds the job's token itself.
     channel = str(args.api or "").startswith("unix:")
-    if (args.job or args.api) and not (args.job and args.api and (args.token or channel)):
+    reporting = args.job and args.api and (args.token or channel)
+    if (args.job or args.api) and not reporting:
         parser.error("--job, --token and --api go together")
     if args.epochs < 1 or args.batch_size < 1 or args.lr <= 0:
         parser.error("--epochs and --batch-size must be at least 1 and --lr positive")
@@ -363,7 +364,9 @@ class Reporter:
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         if self.socket_path is None:
-            request = urllib.request.Request(url, data=body, method=method, headers=headers)
+            request = urllib.request.Request(
+                url, data=body, method=method, headers=headers
+            )
             with urllib.request.urlopen(request, timeout=60) as response:
                 response.read()
             return
@@ -673,7 +676,8 @@ def load_weights(path: Path, device) -> dict:
     try:
         return torch.load(path, map_location=device, weights_only=True)
     except Exception as error:
-        reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+        lines = str(error).strip().splitlines()
+        reason = lines[-1] if lines else type(error).__name__
         sys.exit(
             f"{Path(path).name}: refused: not a plain PyTorch checkpoint or state_dict"
             f" (only tensors and plain values are loaded): {reason}"
@@ -681,8 +685,10 @@ def load_weights(path: Path, device) -> dict:
 
 
 def plain_floats(value):
-    """Floats as {"float": "repr"}: a checkpoint loads with weights_only=True on torch 1.13 too,
-    whose loader has no float; tensors, ints, strings and containers stay as they are."""
+    """Floats as {"float": "repr"}, for weights_only=True loads on torch 1.13 (no floats).
+
+    Tensors, ints, strings and containers stay as they are.
+    """
     if isinstance(value, float):
         return {"float": repr(value)}
     if isinstance(value, dict):

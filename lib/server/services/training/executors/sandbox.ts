@@ -299,7 +299,8 @@ export async function giveToProgram(file: string): Promise<void> {
  */
 export async function stageInput(file: string, jobDir: string, dir: string): Promise<string> {
   const resolved = path.resolve(file);
-  if (resolved.startsWith(`${path.resolve(jobDir)}/`)) return resolved;
+  const job = path.resolve(jobDir);
+  if (resolved === job || resolved.startsWith(`${job}/`)) return resolved;
   await fsp.mkdir(dir, { recursive: true });
   const stat = await fsp.stat(resolved);
   let target = path.join(dir, path.basename(resolved));
