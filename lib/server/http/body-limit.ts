@@ -54,7 +54,7 @@ export function jsonBodyLimitBytes(env: NodeJS.ProcessEnv = process.env): number
 const raisedCaps = new WeakMap<object, number>();
 
 /** The media types Hono's JSON validator parses (`application/json`, `application/*+json`). */
-function isJsonRequest(contentType: string | null): boolean {
+export function isJsonRequest(contentType: string | null): boolean {
   const essence = contentType?.split(";")[0]?.trim() ?? "";
   return /^application\/([\w.-]+\+)?json$/i.test(essence);
 }

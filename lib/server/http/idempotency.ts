@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Db } from "../db/client";
 import { idempotencyRecords } from "../db/schema";
 import { ConflictError, ValidationError } from "../errors";
+import { isJsonRequest } from "./body-limit";
 import type { AppEnv, Caller } from "./env";
 
 const RESULT_TTL_MS = 24 * 3600 * 1000;
@@ -86,6 +87,9 @@ export function idempotency(opts: IdempotencyOptions = {}): MiddlewareHandler<Ap
       throw new ValidationError("Idempotency-Key must be 1–255 visible ASCII characters.", [
         { path: "header.Idempotency-Key", message: "Invalid key" },
       ]);
+    // Only JSON bodies are read here, under the JSON cap (body-limit.ts); any other body is one the
+    // route's validator refuses without side effects, so it is not buffered for a fingerprint.
+    if (c.req.raw.body && !isJsonRequest(c.req.header("Content-Type") ?? null)) return next();
     const db = c.get("db");
     const body = await c.req.text(); // cached by Hono, so the route's validator can still read it
     const requestHash = fingerprint(c.req.method, c.req.path, body);
