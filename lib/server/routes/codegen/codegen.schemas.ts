@@ -79,7 +79,9 @@ export const validationSchema = z
 export const codegenProblemSchema = problemSchema
   .extend({
     errors: z
-      .array(z.object({ path: z.string(), message: z.string() }).extend(z.object(issueFields).partial().shape))
+      .array(
+        z.object({ path: z.string(), message: z.string() }).extend(z.object(issueFields).partial().shape),
+      )
       .optional()
       .openapi({
         description:
