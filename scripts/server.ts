@@ -41,8 +41,10 @@ async function main(): Promise<void> {
     // The database first (its lock, its migrations), then background work, as Next's start-up hook
     // does; both are once per process, whichever runs first.
     await getDb();
-    // The production server: no start without the sandbox user programs run in.
-    await onServerStarted({ production: true });
+    // The production server: no start without the sandbox user programs run in. `npm run studio`
+    // (one user's own machine) starts anyway with a warning, and training jobs fail with the reason
+    // until bubblewrap is installed (or LAYERLINE_SANDBOX=off is set on purpose).
+    await onServerStarted({ production: process.env.LAYERLINE_LOCAL_STUDIO !== "1" });
   } catch (err) {
     console.error(`\nLayerline cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
