@@ -14,6 +14,9 @@ npx biome ci .
 step "typecheck"
 npx tsc --noEmit -p .
 
+step "no import cycles"
+npm run --silent check:cycles
+
 step "generated API client is up to date"
 bash scripts/check-client.sh
 
