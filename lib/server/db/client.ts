@@ -70,7 +70,20 @@ export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): DbTarget {
   return { kind: "pglite", dir: path.resolve(/* turbopackIgnore: true */ env.DATA_DIR ?? ".data") };
 }
 
-const globalForDb = globalThis as unknown as { __layerlineDb?: Promise<OpenDb> };
+const globalForDb = globalThis as unknown as {
+  __layerlineDb?: Promise<OpenDb>;
+  __layerlineDbCloseHooks?: Map<string, (db: Db) => Promise<void>>;
+};
+
+/**
+ * Registers work to run on the process-wide database just before `closeDb` closes it (the usage
+ * recorder flushes its batch). The database layer knows no service: services register themselves,
+ * once per name.
+ */
+export function onBeforeCloseDb(name: string, hook: (db: Db) => Promise<void>): void {
+  globalForDb.__layerlineDbCloseHooks ??= new Map();
+  globalForDb.__layerlineDbCloseHooks.set(name, hook);
+}
 
 /** The process-wide database, opened lazily on first use (so `next build` never opens it). */
 export function getDb(): Promise<Db> {
@@ -88,7 +101,6 @@ export async function closeDb(): Promise<void> {
   globalForDb.__layerlineDb = undefined;
   if (!open) return;
   const { db, close } = await open;
-  const { flushUsage } = await import("../services/usage-recorder");
-  await flushUsage(db).catch(() => {});
+  for (const hook of globalForDb.__layerlineDbCloseHooks?.values() ?? []) await hook(db).catch(() => {});
   await close();
 }

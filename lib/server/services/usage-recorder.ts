@@ -1,5 +1,5 @@
 import { inArray, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { type Db, onBeforeCloseDb } from "../db/client";
 import { apiKeys, apiKeyUsage } from "../db/schema";
 
 /**
@@ -38,6 +38,9 @@ export function recordKeyUse(db: Db, keyId: string, status: number): void {
     state.__usageTimer.unref?.();
   }
 }
+
+// Pending counts are written when the process-wide database closes.
+onBeforeCloseDb("usage", (db) => flushUsage(db));
 
 export async function flushUsage(db: Db): Promise<void> {
   const batch = pending();
