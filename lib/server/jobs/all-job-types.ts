@@ -9,4 +9,4 @@
 import "../services/codegen-job";
 import "../services/datasets/dataset-jobs";
 import "../services/evaluations/evaluate-job";
-import "../services/training/run-job";
+import "../services/training/dispatch";

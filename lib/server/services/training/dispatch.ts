@@ -2,13 +2,30 @@
  * The plan's `concurrent_training_jobs`: jobs above it wait in `queued` (never refused) and are handed
  * to the runner, oldest first, as slots free up. One owner's dispatch is serialised by a transaction-
  * scoped advisory lock, so several servers and workers on PostgreSQL never exceed the limit.
+ *
+ * Also the `training.run` job type: it runs one job (run-job.ts), then dispatches the owner's next.
  */
 import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Db } from "../../db/client";
 import { trainingJobs, users } from "../../db/schema";
 import { enqueueJob } from "../../jobs/queue";
+import { defineJobType } from "../../jobs/registry";
 import { planOf } from "../../plans";
-import { trainingRunJob } from "./run-job";
+import { getJobRow } from "./job-rows";
+import { runTrainingJob } from "./run-job";
+
+export const trainingRunJob = defineJobType({
+  type: "training.run",
+  payload: z.object({ training_job_id: z.string().min(1) }),
+  long: true,
+  async run(payload, ctx) {
+    const outcome = await runTrainingJob(ctx.db, payload.training_job_id, ctx);
+    const job = await getJobRow(ctx.db, payload.training_job_id);
+    if (job) await dispatchQueuedJobs(ctx.db, job.ownerId);
+    return { outcome };
+  },
+});
 
 export async function dispatchQueuedJobs(db: Db, ownerId: string): Promise<number> {
   return db.transaction(async (tx) => {

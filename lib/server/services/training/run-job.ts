@@ -1,22 +1,22 @@
 /**
- * The `training.run` task: executes one managed training job (pytorch or tfjs) in the durable runner.
- * It materialises the dataset, mints the job's upload token, resumes from the last checkpoint when
- * there is one, runs the generated project through its executor (which reports over the public upload
- * API), charges the measured compute time and records how the job ended. A worker that dies mid-job
- * leaves the task to the runner's recovery: the next attempt resumes from the last checkpoint, and a
- * job whose attempts are used up is failed by the training recovery pass (recovery.ts).
+ * The body of the `training.run` task (the job type is defined in dispatch.ts): executes one managed
+ * training job (pytorch or tfjs) in the durable runner. It materialises the dataset, mints the job's
+ * upload token, resumes from the last checkpoint when there is one, runs the generated project through
+ * its executor (which reports over the public upload API), charges the measured compute time and
+ * records how the job ended. A worker that dies mid-job leaves the task to the runner's recovery: the
+ * next attempt resumes from the last checkpoint, and a job whose attempts are used up is failed by the
+ * training recovery pass (recovery.ts).
  */
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { desc, eq } from "drizzle-orm";
-import { z } from "zod";
 import { internalApiUrl } from "../../config";
 import type { Db } from "../../db/client";
 import { type TrainingJobRow, trainingCheckpoints, trainingJobs, users } from "../../db/schema";
 import { DomainError } from "../../errors";
 import { appendTrainingEvents } from "../../events/training-events";
-import { defineJobType, type JobContext } from "../../jobs/registry";
+import type { JobContext } from "../../jobs/registry";
 import { COMPUTE_SECONDS_PER_CREDIT, planOf } from "../../plans";
 import { creditBalance } from "../credits";
 import { copyBlobToFile } from "./blob-files";
@@ -30,20 +30,6 @@ import { getJobRow } from "./job-rows";
 import { materializeDataset } from "./materialize";
 import { isTerminal, noteJobStatus, transitionJob } from "./state";
 import { mintUploadToken, revokeUploadTokens } from "./tokens";
-
-export const trainingRunJob = defineJobType({
-  type: "training.run",
-  payload: z.object({ training_job_id: z.string().min(1) }),
-  long: true,
-  async run(payload, ctx) {
-    const outcome = await runTrainingJob(ctx.db, payload.training_job_id, ctx);
-    // Lazily imported: dispatch.ts imports this module for the job type.
-    const { dispatchQueuedJobs } = await import("./dispatch");
-    const job = await getJobRow(ctx.db, payload.training_job_id);
-    if (job) await dispatchQueuedJobs(ctx.db, job.ownerId);
-    return { outcome };
-  },
-});
 
 /** Thrown when the runner interrupted the job (shutdown, lost lease): the runner queues the task again. */
 class InterruptedError extends Error {}
