@@ -15,6 +15,7 @@ import type { ArchitectureGraph } from "@/lib/ml/graph-types";
 import { analyzeGraph } from "@/lib/ml/infer-graph";
 import type { Db } from "@/lib/server/db/client";
 import { getDb } from "@/lib/server/db/client";
+import type { Preprocessing } from "@/lib/server/db/schema/training";
 import { ValidationError } from "@/lib/server/errors";
 import { BUILTIN_DATASETS, builtinVersionData, findBuiltin } from "@/lib/server/services/datasets/builtin";
 import {
@@ -23,7 +24,6 @@ import {
   encodeInstances,
 } from "@/lib/server/services/training/artifact-reader";
 import { describeDatasetFit, materializeDataset } from "@/lib/server/services/training/materialize";
-import type { Preprocessing } from "@/lib/server/services/training/types";
 import { startDatasetTestApp, upload } from "../api/datasets-helpers";
 import { signUpWithKey } from "../helpers";
 import { config, models, readCsvObjects, splitRows } from "./training-fixtures";

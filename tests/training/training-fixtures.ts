@@ -14,6 +14,7 @@ import { sequential } from "@/lib/ml/graph-builder";
 import type { ArchitectureGraph, TrainingConfig } from "@/lib/ml/graph-types";
 import { DEFAULT_TRAINING_CONFIG } from "@/lib/ml/graph-types";
 import type { Db } from "@/lib/server/db/client";
+import type { Preprocessing } from "@/lib/server/db/schema/training";
 import { buildManifest, type ModelManifest } from "@/lib/server/services/training/artifact-reader";
 import {
   type ExecutionResult,
@@ -22,7 +23,6 @@ import {
   type ManagedRuntime,
 } from "@/lib/server/services/training/executors";
 import { materializeDataset } from "@/lib/server/services/training/materialize";
-import type { Preprocessing } from "@/lib/server/services/training/types";
 import { findRecipe } from "../../lib/ml/recipes";
 
 export interface ReceivedCheckpoint {

@@ -11,9 +11,9 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { ArtifactFile } from "../../services/training/types";
 import { users } from "./accounts";
 import { createdAt, timestamps, tstz } from "./columns";
+import type { ArtifactFile } from "./training";
 
 /**
  * Deployments (issue 14): a served model behind its own key (`ldk_…`, stored as a SHA-256 hash

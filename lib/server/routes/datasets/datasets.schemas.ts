@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { DATASET_FORMATS, DATASET_VISIBILITIES } from "../../db/schema";
+import { COLUMN_ROLES, PII_KINDS } from "../../db/schema/datasets";
 import { pathParam } from "../../http/openapi";
 import { pageQuerySchema, skipLimitQuerySchema } from "../../http/paging";
 import { MAX_PREVIEW_ROWS } from "../../services/datasets/preview";
@@ -8,7 +9,6 @@ import {
   MAX_ROWS_PER_PAGE,
   MAX_VALUES_PER_COLUMN_PAGE,
 } from "../../services/datasets/rows";
-import { COLUMN_ROLES, PII_KINDS } from "../../services/datasets/types";
 
 /** Request and response schemas of the dataset routes (the OpenAPI components). */
 

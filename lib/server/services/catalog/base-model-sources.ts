@@ -32,11 +32,11 @@ import {
   trainingJobs,
   users,
 } from "../../db/schema";
+import type { FineTuneSettings, PreprocessingStep } from "../../db/schema/training";
 import { ConflictError, NotFoundError } from "../../errors";
 import { openBlob, parseBlobKey, readBlob } from "../../storage/blob-store";
 import { findVisibleModel } from "../hub/access";
 import { findOwnedVersion } from "../registry/views";
-import type { FineTuneSettings, PreprocessingStep } from "../training/types";
 import { baseModelWeightsFile, findBaseModel } from "./base-models";
 
 /** The file a registry version or hub model carries its PyTorch weights in. */

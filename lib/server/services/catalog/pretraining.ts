@@ -18,9 +18,9 @@ import { GraphBuilder } from "../../../ml/graph-builder";
 import type { ArchitectureGraph, LayerType, TrainingConfig } from "../../../ml/graph-types";
 import { DEFAULT_TRAINING_CONFIG } from "../../../ml/graph-types";
 import type { Db } from "../../db/client";
+import type { Preprocessing } from "../../db/schema/training";
 import { builtinPath, builtinVersionData, builtinVersionId, findBuiltin } from "../datasets/builtin";
 import { materializeDataset } from "../training/materialize";
-import type { Preprocessing } from "../training/types";
 
 export const CATALOG_SEED = 42;
 /** Fraction of the rows (or of the text) held out as the test split. */

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { ColumnRole, DatasetProfile, DatasetSchemaInfo, DatasetTask } from "../../db/schema/datasets";
 import { detectFormat } from "./detect-format";
 import { profileFile } from "./profile";
-import type { ColumnRole, DatasetProfile, DatasetSchemaInfo, DatasetTask } from "./types";
 
 /**
  * Built-in datasets shipped in data/builtin/ (see its README for sources and licences). They have no

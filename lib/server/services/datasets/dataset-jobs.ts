@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { datasetVersions, users } from "../../db/schema";
+import type { PiiReport } from "../../db/schema/datasets";
 import { NotFoundError } from "../../errors";
 import { enqueueJob, getJob, type Job } from "../../jobs/queue";
 import { defineJobType } from "../../jobs/registry";
@@ -12,7 +13,6 @@ import { fetchUrlToBlob, precheckUrl } from "./fetch-url";
 import { commitStoredFile, datasetBlobPath, refOfKey } from "./ingest";
 import { FileBudget } from "./limits";
 import { scanFileForPii } from "./pii-scan";
-import type { PiiReport } from "./types";
 import { ownedVersion } from "./versions";
 
 /**

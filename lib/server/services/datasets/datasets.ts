@@ -10,6 +10,7 @@ import {
   trainingJobs,
   users,
 } from "../../db/schema";
+import type { ColumnRole } from "../../db/schema/datasets";
 import { ConflictError, ValidationError } from "../../errors";
 import { deleteBlob } from "../../storage/blob-store";
 import { currentVersionOf, type DatasetRef, ownedDataset, readableDataset, type Viewer } from "./access";
@@ -17,7 +18,6 @@ import { BUILTIN_DATASETS, type BuiltinDataset, builtinVersionData } from "./bui
 import { refOfKey } from "./ingest";
 import { applyRoleUpdate, inferTask } from "./roles";
 import { dropRowCache } from "./row-cache";
-import type { ColumnRole } from "./types";
 import { builtinDatasetView, type DatasetView, storedDatasetView } from "./views";
 
 /** Dataset CRUD: browse (with built-ins), read, update, delete, column roles. */

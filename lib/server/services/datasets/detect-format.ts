@@ -1,9 +1,9 @@
 import fsp from "node:fs/promises";
 import type { DatasetFormat } from "../../db/schema";
+import type { CsvDialect } from "../../db/schema/datasets";
 import { ValidationError } from "../../errors";
 import { withDuckDb } from "./duckdb";
 import { sniffCsv } from "./profile-table";
-import type { CsvDialect } from "./types";
 
 /**
  * Decides a file's format from its content first (magic bytes, JSON Lines, DuckDB's CSV sniffer) and

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import type { CsvDialect, SchemaColumn } from "./types";
+import type { CsvDialect, SchemaColumn } from "../../db/schema/datasets";
 
 /**
  * DuckDB as the engine that reads dataset files (CSV/TSV, JSON Lines, Parquet): one short-lived

@@ -1,5 +1,5 @@
 import net from "node:net";
-import type { PiiKind } from "./types";
+import type { PiiKind } from "../../db/schema/datasets";
 
 /**
  * Detectors of personal data in one cell of text. Pure functions, tuned to miss little while staying

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import yauzl from "yauzl";
+import type { DatasetSchemaInfo, PiiFinding, PiiKind, PiiReport } from "../../db/schema/datasets";
 import { ident, sourceSql, type TableFormat, withDuckDb } from "./duckdb";
 import {
   type Detection,
@@ -9,7 +10,6 @@ import {
   nameColumnKind,
 } from "./pii-detectors";
 import { readLines } from "./profile-text";
-import type { DatasetSchemaInfo, PiiFinding, PiiKind, PiiReport } from "./types";
 
 /**
  * Scans every cell of a dataset version for personal data in one streaming pass: table formats are

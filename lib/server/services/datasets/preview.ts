@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import sharp from "sharp";
 import type { Db } from "../../db/client";
+import type { DatasetProfile, DatasetSchemaInfo, ImageSample } from "../../db/schema/datasets";
 import { NotFoundError } from "../../errors";
 import type { previewSchema } from "../../routes/datasets/datasets.schemas";
 import { currentVersionOf, readableDataset, type Viewer, versionOf } from "./access";
@@ -8,7 +9,6 @@ import { type BuiltinImageLayout, builtinPath, builtinVersionData, builtinVersio
 import { sourceSql, type TableFormat, toJsonValue, withDuckDb } from "./duckdb";
 import { datasetBlobPath, refOfKey } from "./ingest";
 import { readLines } from "./profile-text";
-import type { DatasetProfile, DatasetSchemaInfo, ImageSample } from "./types";
 
 /**
  * GET /datasets/{id}/preview: the first rows of a version (read directly from the file, cheap even

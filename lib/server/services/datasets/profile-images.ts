@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import sharp, { type Metadata, type Sharp } from "sharp";
 import yauzl from "yauzl";
-import type { DatasetProfile, ImageProfile, ImageSample, SchemaColumn } from "./types";
+import type { DatasetProfile, ImageProfile, ImageSample, SchemaColumn } from "../../db/schema/datasets";
 
 /**
  * Profiles a ZIP of images laid out as one folder per class (`cats/1.png`, `dogs/2.jpg`, optionally all

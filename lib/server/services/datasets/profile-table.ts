@@ -1,5 +1,4 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { ident, lit, safeEngineMessage, sourceSql, type TableSource, withDuckDb } from "./duckdb";
 import type {
   ColumnProfile,
   ColumnType,
@@ -7,7 +6,8 @@ import type {
   DatasetProfile,
   HistogramBin,
   SchemaColumn,
-} from "./types";
+} from "../../db/schema/datasets";
+import { ident, lit, safeEngineMessage, sourceSql, type TableSource, withDuckDb } from "./duckdb";
 
 /**
  * Profiles a table-shaped file (CSV/TSV, JSON Lines, Parquet) with DuckDB: the file is loaded once

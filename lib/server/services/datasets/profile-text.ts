@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import type { DatasetProfile, SchemaColumn } from "./types";
+import type { DatasetProfile, SchemaColumn } from "../../db/schema/datasets";
 
 /**
  * Plain-text corpora (language modelling): read in one streaming pass as strict UTF-8, counting

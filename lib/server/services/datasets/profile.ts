@@ -1,9 +1,9 @@
+import type { DatasetProfile, DatasetSchemaInfo } from "../../db/schema/datasets";
 import { ValidationError } from "../../errors";
 import type { DetectedFormat } from "./detect-format";
 import { InvalidImageZipError, profileImageZip } from "./profile-images";
 import { profileTable, UnreadableFileError } from "./profile-table";
 import { InvalidTextError, profileText } from "./profile-text";
-import type { DatasetProfile, DatasetSchemaInfo } from "./types";
 
 /**
  * Profiles a dataset file once, when its version is created; the result is stored with the version

@@ -1,5 +1,5 @@
+import type { ColumnRole, DatasetProfile, DatasetSchemaInfo, DatasetTask } from "../../db/schema/datasets";
 import type { FieldError } from "../../errors";
-import type { ColumnRole, DatasetProfile, DatasetSchemaInfo, DatasetTask } from "./types";
 
 /**
  * Column roles and the task they imply. Pure functions: validation of a role update and inference of

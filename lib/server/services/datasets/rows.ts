@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import yauzl from "yauzl";
 import type { Db } from "../../db/client";
+import type { DatasetSchemaInfo, SchemaColumn } from "../../db/schema/datasets";
 import { NotFoundError, ValidationError } from "../../errors";
 import type { rowsPageSchema } from "../../routes/datasets/datasets.schemas";
 import { currentVersionOf, readableDataset, type Viewer, versionOf } from "./access";
@@ -10,7 +11,6 @@ import { datasetBlobPath, refOfKey } from "./ingest";
 import { classifyEntries } from "./profile-images";
 import { readLines } from "./profile-text";
 import { cachedRowFile, lineStart } from "./row-cache";
-import type { DatasetSchemaInfo, SchemaColumn } from "./types";
 
 /**
  * GET /datasets/{id}/rows: one page of a version's rows, in file order, at any offset, read on the

@@ -1,12 +1,12 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { datasetVersions, users } from "../../db/schema";
+import type { StoredSplits } from "../../db/schema/datasets";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../errors";
 import { offsetOf, type PageQuery, paged } from "../../http/paging";
 import { ownedDataset, readableDataset, type VersionRow, type Viewer, versionOf } from "./access";
 import { builtinVersionData, builtinVersionId } from "./builtin";
 import { type ExplicitSplits, validateExplicitSplits } from "./splits";
-import type { StoredSplits } from "./types";
 import {
   builtinVersionView,
   type SplitsSummary,

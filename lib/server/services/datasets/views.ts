@@ -1,4 +1,5 @@
 import type { z } from "@hono/zod-openapi";
+import type { DatasetSchemaInfo } from "../../db/schema/datasets";
 import type {
   datasetSchema,
   splitsSummarySchema,
@@ -11,7 +12,6 @@ import {
   type BuiltinVersionData,
   builtinVersionId,
 } from "./builtin";
-import type { DatasetSchemaInfo } from "./types";
 
 /** API representations of datasets and versions: inferred from their response schemas. */
 export type DatasetView = z.infer<typeof datasetSchema>;

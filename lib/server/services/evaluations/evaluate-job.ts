@@ -14,6 +14,8 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { type TrainingEvaluationRow, type TrainingJobRow, trainingEvaluations } from "../../db/schema";
+import type { EvaluationResult } from "../../db/schema/evaluations";
+import type { Preprocessing, PreprocessingStep } from "../../db/schema/training";
 import { ConflictError, DomainError, ValidationError } from "../../errors";
 import { defineJobType, type JobContext } from "../../jobs/registry";
 import { checkUntrustedModel } from "../serving/model-probe";
@@ -26,7 +28,6 @@ import {
 import { copyBlobToFile } from "../training/blob-files";
 import { getJobRow } from "../training/job-rows";
 import { readEvaluationRows, resolveVersion } from "../training/materialize";
-import type { Preprocessing, PreprocessingStep } from "../training/types";
 import {
   accuracyOf,
   addTokenLosses,
@@ -41,7 +42,6 @@ import {
   type TokenLossTotals,
 } from "./metrics";
 import { readTextWindows } from "./text-rows";
-import type { EvaluationResult } from "./types";
 
 /** Rows predicted per call of the model. */
 const BATCH_ROWS = 512;

@@ -3,7 +3,7 @@
  * and F1 with macro averages, one-vs-rest ROC curves and their AUC), regression (MSE, MAE, R²) and
  * language models (perplexity from the mean loss). No I/O; unit-tested in metrics.test.ts.
  */
-import type { ClassMetrics, RocCurve, RocPoint } from "./types";
+import type { ClassMetrics, RocCurve, RocPoint } from "../../db/schema/evaluations";
 
 /** The most points a stored ROC curve keeps. */
 export const MAX_ROC_POINTS = 200;

@@ -16,10 +16,10 @@ import {
   trainingCheckpoints,
   trainingJobs,
 } from "../../db/schema";
+import type { PreprocessingStep } from "../../db/schema/training";
 import type { LineageNodeKind, LineageView } from "../../schemas/registry";
 import { findBaseModel } from "../catalog/base-models";
 import { findBuiltin, findBuiltinByVersion } from "../datasets/builtin";
-import type { PreprocessingStep } from "../training/types";
 import { findOwnedVersion } from "./views";
 
 export interface LineageSplit {

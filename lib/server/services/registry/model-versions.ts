@@ -16,6 +16,7 @@ import {
   registeredModels,
   trainingEvaluations,
 } from "../../db/schema";
+import type { ArtifactFile } from "../../db/schema/training";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { newId } from "../../ids";
 import type { EvaluationView } from "../../schemas/evaluations";
@@ -24,7 +25,6 @@ import { copyBlob, deleteBlob, parseBlobKey, putBlob, readBlob } from "../../sto
 import { toEvaluationView } from "../evaluations/evaluations";
 import { StorageBudget } from "../storage-quota";
 import { findOwnedJob } from "../training/job-rows";
-import type { ArtifactFile } from "../training/types";
 import { newArtifactBlobId, REGISTRY_BLOB_AREA } from "./artifacts";
 import { findOwnedModel } from "./models";
 import { checkManifest, findTaskContract, manifestShapeSchema } from "./task-contracts";

@@ -12,8 +12,8 @@
  * tokens and stops when its AbortSignal fires (the client went away).
  */
 import { randomInt } from "node:crypto";
+import type { PreprocessingStep } from "../../db/schema/training";
 import type { ModelManifest, Prediction } from "../training/artifact-reader";
-import type { PreprocessingStep } from "../training/types";
 
 /** Next-token scores (logits or log-probabilities) per context: one row per context, one score per vocabulary token. */
 export type NextTokenScores = (contexts: readonly (readonly number[])[]) => Promise<ArrayLike<number>[]>;

@@ -10,9 +10,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types";
 import { analyzeGraph } from "../../../ml/infer-graph";
+import type { Preprocessing, PreprocessingStep } from "../../db/schema/training";
 import { ValidationError } from "../../errors";
 import { modelIO, UNUSED_CLASS_PREFIX } from "./materialize";
-import type { Preprocessing, PreprocessingStep } from "./types";
 
 export type ArtifactFormat = "onnx" | "tfjs";
 

@@ -19,6 +19,7 @@ import { analyzeGraph } from "../../../ml/infer-graph";
 import { findRecipe, RECIPES } from "../../../ml/recipes";
 import type { Db } from "../../db/client";
 import type { TrainingJobRow } from "../../db/schema";
+import type { FineTuneSettings, InheritedEncoding } from "../../db/schema/training";
 import { ConflictError, DomainError, NotFoundError, ValidationError } from "../../errors";
 import type { createFoundationRunBodySchema, foundationRunSchema } from "../../schemas/foundation-runs";
 import type { UserRow } from "../accounts";
@@ -31,7 +32,6 @@ import { pythonHasTorch } from "./executors/pytorch";
 import { findOwnedJob } from "./job-rows";
 import { assertHasCredits, checkStrategy, datasetVersionFor, queueJob } from "./jobs";
 import { type DatasetFit, type DatasetFitInput, describeDatasetFit, sortLabels } from "./materialize";
-import type { FineTuneSettings, InheritedEncoding } from "./types";
 import { toJobView } from "./views";
 
 export type CreateFoundationRunInput = z.infer<typeof createFoundationRunBodySchema>;

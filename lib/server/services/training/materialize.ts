@@ -18,6 +18,14 @@ import path from "node:path";
 import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types";
 import { type AnalyzableGraph, analyzeGraph, type GraphAnalysis } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
+import type {
+  ColumnRole,
+  DatasetProfile,
+  DatasetSchemaInfo,
+  SchemaColumn,
+  StoredSplits,
+} from "../../db/schema/datasets";
+import type { InheritedEncoding, Preprocessing, PreprocessingStep } from "../../db/schema/training";
 import { NotFoundError, ValidationError } from "../../errors";
 import { readableDataset, versionOf } from "../datasets/access";
 import {
@@ -29,14 +37,6 @@ import {
 import { ident, safeEngineMessage, sourceSql, type TableSource, withDuckDb } from "../datasets/duckdb";
 import { datasetBlobPath, refOfKey } from "../datasets/ingest";
 import { MAX_CLASSES_FOR_INTEGER_TARGET } from "../datasets/roles";
-import type {
-  ColumnRole,
-  DatasetProfile,
-  DatasetSchemaInfo,
-  SchemaColumn,
-  StoredSplits,
-} from "../datasets/types";
-import type { InheritedEncoding, Preprocessing, PreprocessingStep } from "./types";
 
 /** The most values (rows × columns) a job reads into memory. */
 export const MAX_MATERIALIZED_VALUES = 50_000_000;
