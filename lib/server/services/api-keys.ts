@@ -5,7 +5,7 @@ import { apiKeys, apiKeyUsage, users } from "../db/schema";
 import { NotFoundError, PaymentRequiredError } from "../errors";
 import { newId } from "../ids";
 import { planOf } from "../plans";
-import type { apiKeySchema } from "../routes/account/account.routes";
+import type { apiKeySchema } from "../schemas/account";
 import { constantTimeEqual, hashSecret, newSecret } from "../secrets";
 import type { UserRow } from "./accounts";
 import { flushUsage } from "./usage-recorder";
