@@ -1,10 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
+import type { ServingTarget } from "../db/schema";
 import { ForbiddenError, UnauthorizedError } from "../errors";
 import { planOf } from "../plans";
 import { userForSession } from "../services/accounts";
 import { resolveApiKey } from "../services/api-keys";
-import type { ServingTarget } from "../services/deployments/deployments";
 import { recordKeyUse } from "../services/usage-recorder";
 import { clientAddress, trustedForwardedHeader } from "./client-address";
 import type { AppEnv, Caller, CredentialKind } from "./env";

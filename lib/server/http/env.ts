@@ -1,6 +1,5 @@
 import type { Db } from "../db/client";
-import type { UserRow } from "../services/accounts";
-import type { ServingTarget } from "../services/deployments/deployments";
+import type { ServingTarget, UserRow } from "../db/schema";
 
 export type CredentialKind = "session" | "api_key" | "deployment_key" | "stream_token" | "upload_token";
 

@@ -1,7 +1,7 @@
 import { hash, verify } from "@node-rs/argon2";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { sessions, users } from "../db/schema";
+import { sessions, type UserRow, users } from "../db/schema";
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
 import { newId } from "../ids";
 import { PLANS, type PlanDefinition, type PlanId } from "../plans";
@@ -12,8 +12,6 @@ export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 // A hash to verify against when the user does not exist, so a login takes as long either way.
 const DUMMY_HASH =
   "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$ZXhhbXBsZWhhc2hleGFtcGxlaGFzaGV4YW1wbGU";
-
-export type UserRow = typeof users.$inferSelect;
 
 export interface PublicUser {
   id: string;

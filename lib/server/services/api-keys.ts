@@ -1,13 +1,13 @@
 import type { z } from "@hono/zod-openapi";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import type { UserRow } from "../db/schema";
 import { apiKeys, apiKeyUsage, users } from "../db/schema";
 import { NotFoundError, PaymentRequiredError } from "../errors";
 import { newId } from "../ids";
 import { planOf } from "../plans";
 import type { apiKeySchema } from "../schemas/account";
 import { constantTimeEqual, hashSecret, newSecret } from "../secrets";
-import type { UserRow } from "./accounts";
 import { flushUsage } from "./usage-recorder";
 
 export const API_KEY_PREFIX = "lk_";

@@ -1,8 +1,9 @@
 import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import type { UserRow } from "../db/schema";
 import { authAttempts } from "../db/schema";
 import { RateLimitedError, UnauthorizedError } from "../errors";
-import { findUserByLogin, passwordMatches, signUp, type UserRow } from "./accounts";
+import { findUserByLogin, passwordMatches, signUp } from "./accounts";
 
 /**
  * Exponential back-off for sign-in and sign-up, counted in the database (auth_attempts) so that it

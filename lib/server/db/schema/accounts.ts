@@ -107,3 +107,5 @@ export const idempotencyRecords = pgTable(
   },
   (t) => [index("idempotency_expires_idx").on(t.expiresAt)],
 );
+
+export type UserRow = typeof users.$inferSelect;

@@ -110,3 +110,9 @@ export const deploymentEvents = pgTable(
 export type DeploymentRow = typeof deployments.$inferSelect;
 export type DeploymentRevisionRow = typeof deploymentRevisions.$inferSelect;
 export type DeploymentEventRow = typeof deploymentEvents.$inferSelect;
+
+/** A deployment with its current revision, as inference reads them. */
+export interface ServingTarget {
+  d: DeploymentRow;
+  r: DeploymentRevisionRow | null;
+}

@@ -11,6 +11,7 @@ import { inputText } from "../../../audits/parse-log";
 import type { CallInput } from "../../../audits/types";
 import { holdoutMask } from "../../../audits/workloads";
 import type { Db } from "../../db/client";
+import type { UserRow } from "../../db/schema";
 import {
   type AuditCandidateRow,
   type AuditRow,
@@ -30,7 +31,6 @@ import { newId } from "../../ids";
 import type { completeBodySchema, createAuditBodySchema, stepBodySchema } from "../../schemas/audits";
 import { hashSecret, newSecret } from "../../secrets";
 import { deleteBlob, parseBlobKey } from "../../storage/blob-store";
-import type { UserRow } from "../accounts";
 import { deleteDataset } from "../datasets/datasets";
 import { deleteDeployment, setPaused } from "../deployments/deployments";
 import { deleteProject } from "../projects";

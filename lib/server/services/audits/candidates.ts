@@ -27,6 +27,7 @@ import {
   sampleSorted,
 } from "../../../audits/metrics";
 import type { Db } from "../../db/client";
+import type { UserRow } from "../../db/schema";
 import {
   type AuditCandidateRow,
   type AuditEvaluation,
@@ -40,7 +41,6 @@ import {
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { newId } from "../../ids";
 import type { createCandidateBodySchema } from "../../schemas/audits";
-import type { UserRow } from "../accounts";
 import { findBaseModel } from "../catalog/base-models";
 import { deleteDataset, setRoles } from "../datasets/datasets";
 import { commitStoredFile, storeIncomingFile } from "../datasets/ingest";

@@ -11,6 +11,7 @@ import {
   type DeploymentSettings,
   deploymentRevisions,
   deployments,
+  type ServingTarget,
 } from "../../db/schema";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { offsetOf, type PageQuery, paged } from "../../http/paging";
@@ -446,12 +447,6 @@ export async function deploymentHealth(db: Db, ownerId: string, id: string) {
   const rev = await revisionById(db, d.currentRevisionId);
   const status = d.state === "ready" ? ("ok" as const) : d.state;
   return { status, state: d.state, revision: rev?.number ?? null };
-}
-
-/** A deployment with its current revision, as inference reads them. */
-export interface ServingTarget {
-  d: DeploymentRow;
-  r: DeploymentRevisionRow | null;
 }
 
 /**

@@ -4,8 +4,9 @@
  * is the process's warm copy of that revision (model-cache.ts), called through its micro-batcher.
  */
 import type { Db } from "../../db/client";
+import type { ServingTarget } from "../../db/schema";
 import { DomainError, ForbiddenError, NotFoundError } from "../../errors";
-import { type ServingTarget, servingTarget } from "../deployments/deployments";
+import { servingTarget } from "../deployments/deployments";
 import type { Prediction } from "../training/artifact-reader";
 import { exampleInstance, inputJsonSchema, outputJsonSchema, validateInstances } from "./instance-schema";
 import { withWarmModel } from "./model-cache";

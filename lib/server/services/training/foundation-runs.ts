@@ -18,11 +18,10 @@ import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types"
 import { analyzeGraph } from "../../../ml/infer-graph";
 import { findRecipe, RECIPES } from "../../../ml/recipes";
 import type { Db } from "../../db/client";
-import type { TrainingJobRow } from "../../db/schema";
+import type { TrainingJobRow, UserRow } from "../../db/schema";
 import type { FineTuneSettings, InheritedEncoding } from "../../db/schema/training";
 import { ConflictError, DomainError, NotFoundError, ValidationError } from "../../errors";
 import type { createFoundationRunBodySchema, foundationRunSchema } from "../../schemas/foundation-runs";
-import type { UserRow } from "../accounts";
 import { resolveBaseModel, verifyCatalogWeights } from "../catalog/base-model-sources";
 import { findBaseModel } from "../catalog/base-models";
 import { readableDataset, versionOf } from "../datasets/access";

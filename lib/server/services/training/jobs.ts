@@ -9,6 +9,7 @@ import { stringifyDag, toDag } from "../../../ml/dag-format";
 import type { TrainingConfig } from "../../../ml/graph-types";
 import { findRecipe, RECIPES } from "../../../ml/recipes";
 import type { Db } from "../../db/client";
+import type { UserRow } from "../../db/schema";
 import { trainingCheckpoints, trainingJobs } from "../../db/schema";
 import {
   ConflictError,
@@ -28,7 +29,6 @@ import type {
   listJobsQuerySchema,
 } from "../../schemas/training";
 import { deleteBlob, parseBlobKey } from "../../storage/blob-store";
-import type { UserRow } from "../accounts";
 import { codeZipFor } from "../codegen";
 import { creditBalance } from "../credits";
 import { readableDataset, versionOf } from "../datasets/access";

@@ -6,6 +6,7 @@ import type { z } from "@hono/zod-openapi";
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
+import type { UserRow } from "../../db/schema";
 import { datasets, datasetVersions } from "../../db/schema";
 import { ValidationError } from "../../errors";
 import { planOf } from "../../plans";
@@ -15,7 +16,6 @@ import type {
   runtimeListSchema,
   strategyListSchema,
 } from "../../schemas/training";
-import type { UserRow } from "../accounts";
 import { resolveBaseModel } from "../catalog/base-model-sources";
 import { BUILTIN_DATASETS, builtinVersionData, builtinVersionId } from "../datasets/builtin";
 import { architectureOf } from "./architecture";

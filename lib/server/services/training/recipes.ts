@@ -2,8 +2,8 @@
 import type { z } from "@hono/zod-openapi";
 import { graphTask, RECIPES, recipeFits } from "../../../ml/recipes";
 import type { Db } from "../../db/client";
+import type { UserRow } from "../../db/schema";
 import type { recipeListSchema } from "../../schemas/training";
-import type { UserRow } from "../accounts";
 import { architectureOf } from "./architecture";
 
 export async function listRecipes(
