@@ -8,16 +8,15 @@ import type { Db } from "../db/client";
 import { projects } from "../db/schema";
 import { NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";
-import type {
-  analysisSummarySchema,
-  projectSchema,
-  projectSummarySchema,
+import {
+  type analysisSummarySchema,
+  PROJECT_NAME_MAX,
+  type projectSchema,
+  type projectSummarySchema,
 } from "../routes/projects/projects.schemas";
 import { blobKey, copyBlob, deleteBlob, parseBlobKey } from "../storage/blob-store";
 
 export type ProjectRow = typeof projects.$inferSelect;
-
-export const PROJECT_NAME_MAX = 120;
 
 // What the API returns: types inferred from the response schemas (their one definition).
 export type AnalysisSummary = z.infer<typeof analysisSummarySchema>;

@@ -9,10 +9,10 @@ import {
 import { TEMPLATE_IDS } from "../../../ml/templates";
 import { pathParam } from "../../http/openapi";
 import { pageQuerySchema } from "../../http/paging";
-import { PROJECT_NAME_MAX } from "../../services/projects";
 
 /** Shared request/response schemas of the project, version and share routes. */
 
+export const PROJECT_NAME_MAX = 120;
 const MAX_NODES = 5000;
 const MAX_EDGES = 20000;
 
