@@ -3,14 +3,17 @@ import { DATASET_FORMATS, DATASET_VISIBILITIES } from "../../db/schema";
 import { COLUMN_ROLES, PII_KINDS } from "../../db/schema/datasets";
 import { pathParam } from "../../http/openapi";
 import { pageQuerySchema, skipLimitQuerySchema } from "../../http/paging";
-import { MAX_PREVIEW_ROWS } from "../../services/datasets/preview";
-import {
-  DEFAULT_ROWS_PER_PAGE,
-  MAX_ROWS_PER_PAGE,
-  MAX_VALUES_PER_COLUMN_PAGE,
-} from "../../services/datasets/rows";
 
-/** Request and response schemas of the dataset routes (the OpenAPI components). */
+/**
+ * Request and response schemas of the dataset routes (the OpenAPI components), and the limits the
+ * dataset services and the routes share.
+ */
+
+export const MAX_PREVIEW_ROWS = 100;
+export const MAX_ROWS_PER_PAGE = 1000;
+/** A page of one column (e.g. every class label, for splits) may be longer. */
+export const MAX_VALUES_PER_COLUMN_PAGE = 100_000;
+export const DEFAULT_ROWS_PER_PAGE = 100;
 
 const isoDate = () => z.string().openapi({ format: "date-time" });
 

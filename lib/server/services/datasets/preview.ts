@@ -15,7 +15,6 @@ import { readLines } from "./profile-text";
  * for large files) plus the profile stored when the version was created. Image datasets come with
  * PNG thumbnails; the 8×8 digits built-in renders each row as an image.
  */
-export const MAX_PREVIEW_ROWS = 100;
 
 export interface PreviewImage extends ImageSample {
   row: number;

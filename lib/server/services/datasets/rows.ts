@@ -3,7 +3,11 @@ import yauzl from "yauzl";
 import type { Db } from "../../db/client";
 import type { DatasetSchemaInfo, SchemaColumn } from "../../db/schema/datasets";
 import { NotFoundError, ValidationError } from "../../errors";
-import type { rowsPageSchema } from "../../routes/datasets/datasets.schemas";
+import {
+  MAX_ROWS_PER_PAGE,
+  MAX_VALUES_PER_COLUMN_PAGE,
+  type rowsPageSchema,
+} from "../../routes/datasets/datasets.schemas";
 import { currentVersionOf, readableDataset, type Viewer, versionOf } from "./access";
 import { builtinPath, builtinVersionData, builtinVersionId } from "./builtin";
 import { cellValue, ident, lit, safeEngineMessage, sourceSql, type TableSource, withDuckDb } from "./duckdb";
@@ -19,10 +23,6 @@ import { cachedRowFile, lineStart } from "./row-cache";
  * Parquet copy once it exists (see row-cache.ts); plain text one line per row; image ZIPs one image per
  * row (its path and class), in archive order.
  */
-export const MAX_ROWS_PER_PAGE = 1000;
-/** A page of one column (e.g. every class label, for splits) may be longer. */
-export const MAX_VALUES_PER_COLUMN_PAGE = 100_000;
-export const DEFAULT_ROWS_PER_PAGE = 100;
 
 export interface RowsQuery {
   offset: number;
