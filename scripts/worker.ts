@@ -8,7 +8,7 @@
  *   LAYERLINE_WORKER_GRACE_MS   on SIGINT/SIGTERM, how long running jobs may finish before they are
  *                               interrupted and queued again (default 30000); a second signal exits at once
  */
-import "../lib/server/jobs/all-job-types";
+import "../lib/server/job-types";
 import { closeDb, openDb, setDb, targetFromEnv } from "../lib/server/db/client";
 import { registeredJobTypes } from "../lib/server/jobs/registry";
 import { defaultWorkerId, startRunnerLanes } from "../lib/server/jobs/runner";

@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { getDb } from "./db/client";
+import "./job-types";
 import { jsonBodyLimit, streamingBodyLimit } from "./http/body-limit";
 import type { AppEnv } from "./http/env";
 import { openApiDocument, registerSecuritySchemes } from "./http/openapi";

@@ -1,4 +1,5 @@
 import { getDb, targetFromEnv } from "./db/client";
+import "./job-types";
 import { ensureInProcessRunner } from "./jobs/runner";
 import {
   SANDBOX_OFF_WARNING,

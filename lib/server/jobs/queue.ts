@@ -56,7 +56,9 @@ export async function enqueueJob(
 ): Promise<Job> {
   const jobType = typeof typeOrJobType === "string" ? findJobType(typeOrJobType) : typeOrJobType;
   if (!jobType)
-    throw new Error(`Unknown job type "${String(typeOrJobType)}" (is it imported in all-job-types.ts?)`);
+    throw new Error(
+      `Unknown job type "${String(typeOrJobType)}" (is it imported in lib/server/job-types.ts?)`,
+    );
   const parsed = parsePayload(jobType, payload);
   if (!parsed.success) {
     throw new ValidationError(

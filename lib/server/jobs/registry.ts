@@ -49,7 +49,7 @@ function jobTypes(): Map<string, JobType> {
 
 /**
  * Defines and registers a job type (module scope, e.g. `lib/server/services/codegen-job.ts`, imported
- * from lib/server/jobs/all-job-types.ts so that every runner knows it). Returns the definition, which
+ * from lib/server/job-types.ts so that every runner knows it). Returns the definition, which
  * `enqueueJob` takes for a typed payload. Defining a type again replaces it (module reloads in dev).
  */
 export function defineJobType<S extends z.ZodType, R>(definition: {

@@ -359,7 +359,13 @@ function progressWriter(intervalMs: number, unref: boolean, write: (p: Progress)
 const inProcess = globalThis as unknown as {
   __layerlineJobRunner?: Promise<JobRunner | null>;
   __layerlineWorkersWarned?: boolean;
+  __layerlineJobTypesRegistered?: boolean;
 };
+
+/** Called by lib/server/job-types.ts once every job type of the application is registered. */
+export function jobTypesRegistered(): void {
+  inProcess.__layerlineJobTypesRegistered = true;
+}
 
 function envInt(value: string | undefined, fallback: number): number {
   const n = Number(value);
@@ -368,7 +374,8 @@ function envInt(value: string | undefined, fallback: number): number {
 
 /**
  * Starts this process's runner on first call (later calls return the same one), taking every job type
- * imported by all-job-types.ts. Does nothing when LAYERLINE_WORKERS=external (separate `npm run worker`
+ * registered in the process: lib/server/job-types.ts must have been loaded (the app and the server start
+ * import it; jobs/ knows no job type), else the runner does not start and says so. Does nothing when LAYERLINE_WORKERS=external (separate `npm run worker`
  * processes run the jobs; PostgreSQL only). Concurrency: LAYERLINE_JOB_CONCURRENCY (default 2).
  */
 export function ensureInProcessRunner(): Promise<JobRunner | null> {
@@ -383,7 +390,9 @@ export function ensureInProcessRunner(): Promise<JobRunner | null> {
     return Promise.resolve(null);
   }
   inProcess.__layerlineJobRunner ??= (async () => {
-    await import("./all-job-types");
+    if (!inProcess.__layerlineJobTypesRegistered) {
+      throw new Error("the job types are not registered (import lib/server/job-types.ts first)");
+    }
     const db = await getDb();
     return startRunnerLanes({
       db,
