@@ -1,14 +1,12 @@
-// No import cycles in lib/server: resolves every import (value, type and re-export, with the `@/` alias)
-// of every file under lib/server through the TypeScript compiler, finds the strongly connected
-// components and fails on any that is not listed in scripts/import-cycles-baseline.txt.
-// Usage: tsx scripts/check-cycles.ts [--list]   (--list prints every cycle, allowed or not)
+// No import cycles in lib/server: resolves every import (value, type, dynamic and re-export, with the
+// `@/` alias) of every file under lib/server through the TypeScript compiler, finds the strongly
+// connected components and fails on any, printing its files. Usage: npm run check:cycles
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
 const root = path.resolve(import.meta.dirname, "..");
 const scope = path.join(root, "lib/server");
-const baselinePath = path.join(root, "scripts/import-cycles-baseline.txt");
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -70,37 +68,9 @@ function connect(v: string): void {
 }
 for (const file of files) if (!index.has(file)) connect(file);
 
-// The baseline: the cycles still to break, one block of files per cycle (blank line between blocks, `#`
-// starts a comment). A cycle passes if all its files are inside one listed block: a cycle that shrank
-// passes, one that grew or a new one fails.
-const baseline: string[][] = (() => {
-  let text = "";
-  try {
-    text = readFileSync(baselinePath, "utf8");
-  } catch {
-    return [];
-  }
-  return text
-    .split(/\n\s*\n/)
-    .map((block) =>
-      block
-        .split("\n")
-        .map((line) => line.replace(/#.*/, "").trim())
-        .filter(Boolean),
-    )
-    .filter((block) => block.length > 0);
-})();
-const allowed = (component: string[]) =>
-  baseline.some((entry) => component.every((file) => entry.includes(file)));
-
-const list = process.argv.includes("--list");
-const unexpected = components.filter((c) => !allowed(c));
 for (const component of components.sort((a, b) => b.length - a.length)) {
-  if (!list && allowed(component)) continue;
-  console.log(`${allowed(component) ? "baseline" : "CYCLE"} (${component.length} files):`);
+  console.log(`import cycle (${component.length} files):`);
   for (const file of component) console.log(`  ${file}`);
 }
-console.log(
-  `${files.length} files in lib/server, ${components.length} import cycle(s), ${unexpected.length} not in the baseline`,
-);
-if (unexpected.length > 0) process.exit(1);
+console.log(`${files.length} files in lib/server, ${components.length} import cycle(s)`);
+if (components.length > 0) process.exit(1);
