@@ -33,7 +33,10 @@ step "unit and API tests (embedded PGlite)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest-pglite.json"
 
 step "API tests against a PostgreSQL server"
-bash scripts/with-postgres.sh npx vitest run tests/api tests/training/events.test.ts --reporter=default --reporter=json \
+# The security tests whose defences live in the database (limits, quotas, links, the matrix) run here too.
+bash scripts/with-postgres.sh npx vitest run tests/api tests/training/events.test.ts \
+  tests/security/{authz-matrix,login-limits,client-address,forwarded-headers,hub-links,quota,checkpoint-flood,managed-token,body-limit,idempotency-body,untrusted-model}.test.ts \
+  --reporter=default --reporter=json \
   --outputFile.json="$results/vitest-postgres.json"
 
 step "Python SDK tests (pytest, against a real server)"
