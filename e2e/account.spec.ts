@@ -94,3 +94,30 @@ test("public pages work signed out", async ({ page }) => {
   await page.goto("/docs/api");
   await expect(page.getByText("Layerline API").first()).toBeVisible();
 });
+
+test("signing in with a next= that leaves the site stays on the site", async ({ page, request, baseURL }) => {
+  const user = uniqueUser();
+  const created = await request.post(`${baseURL}/api/auth/signup`, {
+    data: user,
+    headers: { Origin: String(baseURL) },
+  });
+  expect(created.status()).toBe(201);
+  const origin = new URL(String(baseURL)).origin;
+  // As typed in the address bar: /\evil.example, //evil.example and https://evil.example/.
+  for (const next of ["/%5Cevil.example", "//evil.example", "https%3A%2F%2Fevil.example%2F"]) {
+    await page.context().clearCookies();
+    await page.goto(`/login?next=${next}`);
+    await page.getByLabel("E-mail or username").fill(user.username);
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByTestId("shell-username")).toHaveText(user.username);
+    expect(new URL(page.url()).origin).toBe(origin);
+  }
+  // A same-site path is still honoured.
+  await page.context().clearCookies();
+  await page.goto(`/login?next=${encodeURIComponent("/account")}`);
+  await page.getByLabel("E-mail or username").fill(user.username);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+});
