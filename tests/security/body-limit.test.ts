@@ -3,6 +3,7 @@ import { serve } from "@hono/node-server";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_JSON_BODY_LIMIT_BYTES } from "@/lib/server/http/body-limit";
 import { call, signUpWithKey, startTestApp } from "../helpers";
+import { countedBody } from "./counted-body";
 
 /**
  * JSON bodies are capped before parsing: 1 MiB by default (the unauthenticated sign-in included),
@@ -14,24 +15,7 @@ const { DAG_MAX_BYTES } = await import("@/lib/ml/dag-format");
 const MiB = 1024 * 1024;
 
 /** A body of `total` bytes of a JSON string that counts how much of it the server pulled. */
-function countedBody(total: number) {
-  const chunk = new Uint8Array(64 * 1024).fill(0x61);
-  let produced = 0;
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (produced === 0) {
-        controller.enqueue(new TextEncoder().encode('{"login":"'));
-        produced += 10;
-        return;
-      }
-      if (produced >= total) return controller.close();
-      const n = Math.min(chunk.byteLength, total - produced);
-      controller.enqueue(chunk.subarray(0, n));
-      produced += n;
-    },
-  });
-  return { stream, pulled: () => produced };
-}
+const jsonBody = (total: number) => countedBody(total, '{"login":"');
 
 async function send(path: string, body: ReadableStream<Uint8Array>, headers: Record<string, string>) {
   const res = await app.request(path, {
@@ -47,7 +31,7 @@ async function send(path: string, body: ReadableStream<Uint8Array>, headers: Rec
 describe("JSON body cap", () => {
   it("a declared 500 MB body to /api/auth/login is refused with 413 before it is read", async () => {
     // The stream holds 16 MiB: enough to see whether the server reads past the cap.
-    const body = countedBody(16 * MiB);
+    const body = jsonBody(16 * MiB);
     const r = await send("/api/auth/login", body.stream, { "Content-Length": String(500_000_000) });
     expect(r.status).toBe(413);
     expect(r.res.headers.get("content-type")).toContain("application/problem+json");
@@ -57,7 +41,7 @@ describe("JSON body cap", () => {
   });
 
   it("a chunked 2 MiB body to /api/auth/login is refused with 413 once it passes 1 MiB", async () => {
-    const body = countedBody(2 * MiB);
+    const body = jsonBody(2 * MiB);
     const r = await send("/api/auth/login", body.stream, {});
     expect(r.status).toBe(413);
     expect(r.json).toMatchObject({ status: 413 });

@@ -15,6 +15,7 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { mulberry32 } from "@/lib/datasets-ui/random";
 import { buildSnippets } from "@/lib/deployments-ui/snippets";
 import { CodegenValidationError, generateProject } from "@/lib/ml/codegen";
 import { codegenCorpus } from "@/lib/ml/codegen/corpus";
@@ -84,17 +85,8 @@ const FRAGMENTS = [
   "%s",
 ];
 
-/** mulberry32: a small seeded generator, so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator (mulberry32), so that a failure can be replayed. */
+const random = mulberry32;
 
 function hostile(next: () => number): string {
   const roll = next();

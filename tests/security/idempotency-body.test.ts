@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signUpWithKey, startTestApp } from "../helpers";
+import { countedBody } from "./counted-body";
 
 /**
  * A route with Idempotency-Key support fingerprints the request body. Only JSON bodies (under the
@@ -7,20 +8,6 @@ import { signUpWithKey, startTestApp } from "../helpers";
  */
 const app = await startTestApp();
 const MiB = 1024 * 1024;
-
-function countedBody(total: number) {
-  const chunk = new Uint8Array(64 * 1024).fill(0x61);
-  let produced = 0;
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (produced >= total) return controller.close();
-      const n = Math.min(chunk.byteLength, total - produced);
-      controller.enqueue(chunk.subarray(0, n));
-      produced += n;
-    },
-  });
-  return { stream, pulled: () => produced };
-}
 
 describe("Idempotency-Key with a body that is not JSON", () => {
   it("is refused without reading a 32 MiB text body", async () => {

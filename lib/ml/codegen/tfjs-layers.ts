@@ -381,3 +381,25 @@ export function generateTorchLayersMjs(used: ReadonlySet<TorchLayerClass>): stri
   if (used.has("TorchMultiHeadAttention")) parts.push("", ATTENTION);
   return `${parts.join("\n")}\n`;
 }
+
+/**
+ * Every PyTorch-compatible layer class as the body of a function of `tf` (imports and exports
+ * removed): how the server registers them with its own tf to load a generated TF.js model, in
+ * process (artifact-reader.ts) and in the model probe's child process.
+ */
+export function torchLayersFunctionBody(): string {
+  return generateTorchLayersMjs(
+    new Set<TorchLayerClass>([
+      "ConstantPad",
+      "TorchELU",
+      "TorchEmbedding",
+      "TorchLSTM",
+      "TorchGRU",
+      "TorchMultiHeadAttention",
+    ]),
+  )
+    .split("\n")
+    .filter((line) => !line.startsWith("import "))
+    .map((line) => line.replace(/^export /, ""))
+    .join("\n");
+}

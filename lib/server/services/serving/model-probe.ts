@@ -405,21 +405,8 @@ let layersSourceCache: string | null = null;
 /** The app's generated PyTorch-compatible TF.js layers, as a function body of `tf` (artifact-reader.ts). */
 async function torchLayersSource(): Promise<string> {
   if (layersSourceCache !== null) return layersSourceCache;
-  const { generateTorchLayersMjs } = await import("../../../ml/codegen/tfjs-layers");
-  layersSourceCache = generateTorchLayersMjs(
-    new Set([
-      "ConstantPad",
-      "TorchELU",
-      "TorchEmbedding",
-      "TorchLSTM",
-      "TorchGRU",
-      "TorchMultiHeadAttention",
-    ]),
-  )
-    .split("\n")
-    .filter((line) => !line.startsWith("import "))
-    .map((line) => line.replace(/^export /, ""))
-    .join("\n");
+  const { torchLayersFunctionBody } = await import("../../../ml/codegen/tfjs-layers");
+  layersSourceCache = torchLayersFunctionBody();
   return layersSourceCache;
 }
 

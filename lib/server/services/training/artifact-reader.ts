@@ -352,21 +352,8 @@ let torchLayersRegistered = false;
  */
 async function registerTorchLayers(tf: Tf): Promise<void> {
   if (torchLayersRegistered) return;
-  const { generateTorchLayersMjs } = await import("../../../ml/codegen/tfjs-layers");
-  const source = generateTorchLayersMjs(
-    new Set([
-      "ConstantPad",
-      "TorchELU",
-      "TorchEmbedding",
-      "TorchLSTM",
-      "TorchGRU",
-      "TorchMultiHeadAttention",
-    ]),
-  )
-    .split("\n")
-    .filter((line) => !line.startsWith("import "))
-    .map((line) => line.replace(/^export /, ""))
-    .join("\n");
+  const { torchLayersFunctionBody } = await import("../../../ml/codegen/tfjs-layers");
+  const source = torchLayersFunctionBody();
   // Trusted code: the generator's own output, evaluated with this process's tf.
   const define = new Function("tf", source) as (tf: Tf) => void;
   define(tf);
