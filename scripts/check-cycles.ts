@@ -1,6 +1,12 @@
-// No import cycles in lib/server: resolves every import (value, type, dynamic and re-export, with the
-// `@/` alias) of every file under lib/server through the TypeScript compiler, finds the strongly
-// connected components and fails on any, printing its files. Usage: npm run check:cycles
+// No import cycles in lib/server and no upward import from its ground floor: resolves every import
+// (value, type, dynamic and re-export, with the `@/` alias) of every file under lib/server through the
+// TypeScript compiler, then
+// - finds the strongly connected components and fails on any, printing its files;
+// - fails on any import from a ground-floor file (http/, events/, jobs/, storage/, db/, errors.ts,
+//   ids.ts, config.ts, plans.ts, secrets.ts) into services/, routes/ or schemas/, printing each
+//   (file → import) pair. A higher layer that must be reached from below registers a hook at start
+//   (../shared/STYLE.md, "Server modules").
+// Usage: npm run check:cycles
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -73,4 +79,34 @@ for (const component of components.sort((a, b) => b.length - a.length)) {
   for (const file of component) console.log(`  ${file}`);
 }
 console.log(`${files.length} files in lib/server, ${components.length} import cycle(s)`);
-if (components.length > 0) process.exit(1);
+
+// The layer rule: the ground floor knows no service, route or schema.
+const GROUND_DIRS = ["http", "events", "jobs", "storage", "db"];
+const GROUND_FILES = ["errors.ts", "ids.ts", "config.ts", "plans.ts", "secrets.ts"];
+const UPPER_DIRS = ["services", "routes", "schemas"];
+const under = (file: string, dir: string) => file.startsWith(path.join(scope, dir) + path.sep);
+const isGround = (file: string) =>
+  GROUND_DIRS.some((dir) => under(file, dir)) || GROUND_FILES.some((name) => file === path.join(scope, name));
+const isUpper = (file: string) => UPPER_DIRS.some((dir) => under(file, dir));
+
+// Upward imports not yet turned into hooks, as "file -> import" (paths from the repository root).
+// Remove an entry when its import is gone; a new upward import is never added here.
+const BASELINE = new Set<string>([
+  "lib/server/events/deployment-stream.ts -> lib/server/services/deployments/deployment-events.ts",
+  "lib/server/http/credentials.ts -> lib/server/services/accounts.ts",
+  "lib/server/http/credentials.ts -> lib/server/services/api-keys.ts",
+  "lib/server/http/credentials.ts -> lib/server/services/usage-recorder.ts",
+  "lib/server/http/request-logging.ts -> lib/server/services/deployments/request-log.ts",
+]);
+
+const upward: string[] = [];
+for (const [file, targets] of edges) {
+  if (!isGround(file)) continue;
+  for (const target of targets) if (isUpper(target)) upward.push(`${rel(file)} -> ${rel(target)}`);
+}
+const fresh = upward.filter((pair) => !BASELINE.has(pair)).sort();
+const stale = [...BASELINE].filter((pair) => !upward.includes(pair)).sort();
+for (const pair of fresh) console.log(`upward import from the ground floor: ${pair}`);
+for (const pair of stale) console.log(`baseline entry no longer imported (remove it): ${pair}`);
+console.log(`${upward.length} upward import(s) from the ground floor, ${BASELINE.size} in the baseline`);
+if (components.length > 0 || fresh.length > 0 || stale.length > 0) process.exit(1);
