@@ -1,11 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
+import type { Db } from "../db/client";
 import type { ServingTarget } from "../db/schema";
 import { ForbiddenError, UnauthorizedError } from "../errors";
 import { planOf } from "../plans";
-import { userForSession } from "../services/accounts";
-import { resolveApiKey } from "../services/api-keys";
-import { recordKeyUse } from "../services/usage-recorder";
 import { clientAddress, trustedForwardedHeader } from "./client-address";
 import type { AppEnv, Caller, CredentialKind } from "./env";
 import { consumeRateLimit, effectiveLimit } from "./rate-limit";
@@ -22,26 +20,23 @@ const PREFIXES: [string, CredentialKind][] = [
 
 type Verifier = (c: Context<AppEnv>, secret: string) => Promise<Caller | null>;
 
-const verifiers = new Map<CredentialKind, Verifier>([
-  [
-    "api_key",
-    async (c, secret) => {
-      const found = await resolveApiKey(c.get("db"), secret);
-      return found ? { kind: "api_key", user: found.user, keyId: found.keyId } : null;
-    },
-  ],
-  [
-    "session",
-    async (c, secret) => {
-      const user = await userForSession(c.get("db"), secret);
-      return user ? { kind: "session", user, sessionToken: secret } : null;
-    },
-  ],
-]);
+/**
+ * How each kind of secret is checked, registered at start by the area that issues it (sessions and
+ * personal keys: routes/account/account.index.ts; deployment keys: the deployments index; stream and
+ * upload tokens: services/training/tokens.ts). A kind nobody registered is refused as unknown.
+ */
+const verifiers = new Map<CredentialKind, Verifier>();
 
-/** Later capabilities (deployments, streams, uploads) register how their secrets are checked. */
 export function registerCredentialVerifier(kind: CredentialKind, verify: Verifier): void {
   verifiers.set(kind, verify);
+}
+
+type ApiKeyUseRecorder = (db: Db, keyId: string, status: number) => void;
+let recordApiKeyUse: ApiKeyUseRecorder | null = null;
+
+/** Counts each call made with a personal key once it is answered (registered by the account area). */
+export function registerApiKeyUseRecorder(record: ApiKeyUseRecorder): void {
+  recordApiKeyUse = record;
 }
 
 function kindOfSecret(secret: string): CredentialKind | null {
@@ -149,7 +144,7 @@ export function credentials(
     if (rate) await consumeRateLimit(c.get("db"), rate.bucket, effectiveLimit(rate.limit));
     c.set("caller", caller);
     await next();
-    if (caller.kind === "api_key") recordKeyUse(c.get("db"), caller.keyId, c.res.status);
+    if (caller.kind === "api_key") recordApiKeyUse?.(c.get("db"), caller.keyId, c.res.status);
   };
 }
 

@@ -1,6 +1,22 @@
+import { registerApiKeyUseRecorder, registerCredentialVerifier } from "../../http/credentials";
 import { createRouter } from "../../http/openapi";
+import { userForSession } from "../../services/accounts";
+import { resolveApiKey } from "../../services/api-keys";
+import { recordKeyUse } from "../../services/usage-recorder";
 import * as h from "./account.handlers";
 import * as r from "./account.routes";
+
+// Sessions and personal keys are the account's credentials: checked and counted through hooks, so
+// http/credentials.ts knows no service.
+registerCredentialVerifier("session", async (c, secret) => {
+  const user = await userForSession(c.get("db"), secret);
+  return user ? { kind: "session", user, sessionToken: secret } : null;
+});
+registerCredentialVerifier("api_key", async (c, secret) => {
+  const found = await resolveApiKey(c.get("db"), secret);
+  return found ? { kind: "api_key", user: found.user, keyId: found.keyId } : null;
+});
+registerApiKeyUseRecorder(recordKeyUse);
 
 export const accountRouter = createRouter()
   .openapi(r.createApiKey, h.createApiKey)
