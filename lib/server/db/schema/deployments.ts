@@ -111,6 +111,18 @@ export type DeploymentRow = typeof deployments.$inferSelect;
 export type DeploymentRevisionRow = typeof deploymentRevisions.$inferSelect;
 export type DeploymentEventRow = typeof deploymentEvents.$inferSelect;
 
+/** One call served for a deployment, as the request-logging middleware hands it to the request log. */
+export interface RequestRecord {
+  deploymentId: string;
+  route: string;
+  status: number;
+  latencyMs: number;
+  at: Date;
+  requestId: string | null;
+  instances: number | null;
+  error: string | null;
+}
+
 /** A deployment with its current revision, as inference reads them. */
 export interface ServingTarget {
   d: DeploymentRow;

@@ -1,6 +1,8 @@
 import { registerCredentialVerifier } from "../../http/credentials";
 import { createRouter } from "../../http/openapi";
+import { registerRequestLogSink } from "../../http/request-logging";
 import { resolveDeploymentKey } from "../../services/deployments/deployments";
+import { callEnded, callStarted, recordRequest } from "../../services/deployments/request-log";
 import * as h from "./deployments.handlers";
 import * as r from "./deployments.routes";
 import * as ih from "./inference.handlers";
@@ -14,6 +16,10 @@ registerCredentialVerifier("deployment_key", async (c, secret) => {
   const found = await resolveDeploymentKey(c.get("db"), secret);
   return found ? { kind: "deployment_key", ...found } : null;
 });
+
+// The calls served for a deployment (inference, OpenAI-compatible) go to its request log; the
+// request-logging middleware (http/) knows no service.
+registerRequestLogSink({ callStarted, callEnded, record: recordRequest });
 
 /** Deployments (management, personal key or session) and inference (deployment key), issue 14. */
 export const deploymentsRouter = createRouter()

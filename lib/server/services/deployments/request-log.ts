@@ -13,6 +13,7 @@
  * wait it writes larger chunks, so the log keeps up with thousands of calls a second.
  */
 import type { Db } from "../../db/client";
+import type { RequestRecord } from "../../db/schema";
 import { appendDeploymentEvents, type NewDeploymentEvent } from "./deployment-events";
 import { pruneRequestLogHourly } from "./retention";
 
@@ -26,17 +27,6 @@ const BUSY_WRITE_CHUNK = 50;
 const QUEUE_MAX = 50_000;
 /** Longest a chunk waits for a moment with no call in flight before it is written anyway. */
 const QUIET_WAIT_MS = 5;
-
-export interface RequestRecord {
-  deploymentId: string;
-  route: string;
-  status: number;
-  latencyMs: number;
-  at: Date;
-  requestId: string | null;
-  instances: number | null;
-  error: string | null;
-}
 
 interface LogState {
   /** Logged calls this process is serving right now. */
