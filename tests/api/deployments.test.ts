@@ -11,13 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sequential } from "@/lib/ml/graph-builder";
 import { getDb, openDb } from "@/lib/server/db/client";
 import { deployments } from "@/lib/server/db/schema";
-import { DEPLOYMENT_STREAM_POLL_MS, subscribeDeploymentEvents } from "@/lib/server/events/deployment-stream";
-import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
 import {
   appendDeploymentEvents,
   lastDeploymentEventSeq,
   listDeploymentEvents,
-} from "@/lib/server/services/deployments/deployment-events";
+} from "@/lib/server/events/deployment-events";
+import { DEPLOYMENT_STREAM_POLL_MS, subscribeDeploymentEvents } from "@/lib/server/events/deployment-stream";
+import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
 import { KEY_CACHE_WINDOW_MS } from "@/lib/server/services/deployments/key-cache";
 import { flushRequestLog } from "@/lib/server/services/deployments/request-log";
 import { pruneRequestLog } from "@/lib/server/services/deployments/retention";

@@ -13,7 +13,7 @@ import {
   listDeploymentEvents,
   onDeploymentEventsAppended,
   type StoredDeploymentEvent,
-} from "../services/deployments/deployment-events";
+} from "./deployment-events";
 import { listenChannel } from "./pg-listen";
 import { eventStreamResponse } from "./sse";
 

@@ -14,6 +14,7 @@ import {
   type ServingTarget,
 } from "../../db/schema";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
+import { appendDeploymentEvents } from "../../events/deployment-events";
 import { offsetOf, type PageQuery, paged } from "../../http/paging";
 import { newId } from "../../ids";
 import type {
@@ -29,7 +30,6 @@ import { getModel, resolveAlias } from "../registry/models";
 import { evictRevisions, preloadRevision } from "../serving/model-cache";
 import type { ModelManifest } from "../training/artifact-reader";
 import { findOwnedJob } from "../training/job-rows";
-import { appendDeploymentEvents } from "./deployment-events";
 import { cachedKey, forgetKeys } from "./key-cache";
 
 export const DEPLOYMENT_KEY_PREFIX = "ldk_";

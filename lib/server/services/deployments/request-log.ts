@@ -14,7 +14,7 @@
  */
 import type { Db } from "../../db/client";
 import type { RequestRecord } from "../../db/schema";
-import { appendDeploymentEvents, type NewDeploymentEvent } from "./deployment-events";
+import { appendDeploymentEvents, type NewDeploymentEvent } from "../../events/deployment-events";
 import { pruneRequestLogHourly } from "./retention";
 
 export const FLUSH_MS = 1000;

@@ -7,14 +7,14 @@
  * of other processes; and the streams poll, so a lost notification delays an event, never loses it.
  */
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Db } from "../db/client";
 import {
   type DeploymentEventKind,
   type DeploymentEventRow,
   deploymentEvents,
   deployments,
-} from "../../db/schema";
-import { notifyPayload, postgresClientOf } from "../../events/pg-listen";
+} from "../db/schema";
+import { notifyPayload, postgresClientOf } from "./pg-listen";
 
 /** What a transaction or the database can run (appends join the caller's transaction). */
 type Executor = Pick<Db, "select" | "insert" | "update" | "execute">;
