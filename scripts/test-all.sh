@@ -14,7 +14,7 @@ npx biome ci .
 step "typecheck"
 npx tsc --noEmit -p .
 
-step "no import cycles"
+step "no import cycles, no upward import from the server's ground floor"
 npm run --silent check:cycles
 
 step "generated API client is up to date"
