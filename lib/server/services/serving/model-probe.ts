@@ -11,6 +11,11 @@
  *    else the shell's ulimit), a V8 heap limit, a CPU limit and a wall-clock deadline, no
  *    environment of the server, loads the model and runs one inference on a zero input of the
  *    declared shape; it reports the runtime's input/output signature and its peak resident memory.
+ *    It runs in the sandbox of user programs (training/executors/sandbox.ts: bubblewrap, no network,
+ *    an unprivileged uid, a read-only system): it sees only the app's node_modules (the runtimes),
+ *    read-only, and its own directory holding the worker, its configuration and a copy of the model's
+ *    files; never DATA_DIR. With LAYERLINE_SANDBOX=off it runs without it, as the server's user; when
+ *    the sandbox is on but does not work, no model is probed (each is refused, "could not be checked").
  *
  * Only a model that passed is then loaded in-process (artifact-reader.ts), where requests are served
  * at full speed. The verdict is kept per digest of the model's bytes, declared input and limits: in
@@ -29,6 +34,14 @@ import type { Db } from "../../db/client";
 import { modelProbes } from "../../db/schema";
 import { ConflictError } from "../../errors";
 import type { ArtifactSource } from "../training/artifact-reader";
+import {
+  prepareJobDir,
+  type ResourceLimits,
+  sandboxCommand,
+  sandboxEnabled,
+  sandboxProblem,
+  stageInput,
+} from "../training/executors/sandbox";
 import { PROBE_WORKER_SOURCE } from "./model-probe-worker";
 
 const MiB = 1024 * 1024;
@@ -225,22 +238,91 @@ function prlimitPath(): string | null {
   return null;
 }
 
-/** The command that runs Node under the limits: prlimit when installed, else the shell's ulimit. */
-export function probeCommand(limits: ModelLimits, nodeArgs: string[]): [string, string[]] {
-  const cpuSeconds = Math.ceil(limits.probeTimeoutMs / 1000) + 1;
+/** How the probe's process is started: the command, its arguments and its whole environment. */
+export interface ProbeSpawn {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** The probe's limits as the sandbox's (its address space and CPU time; it writes nothing). */
+function probeSandboxLimits(limits: ModelLimits): ResourceLimits {
+  return {
+    cpuSeconds: Math.ceil(limits.probeTimeoutMs / 1000) + 1,
+    addressSpaceBytes: limits.probeMemoryBytes,
+    fileSizeBytes: 16 * MiB,
+    // RLIMIT_NPROC counts every process of the sandbox's uid (training programs' too, with a root
+    // server): high enough that Node's threads always start, the probe's CPU and time limits do the rest.
+    processes: 8192,
+    tmpBytes: 64 * MiB,
+  };
+}
+
+/**
+ * The command that runs the probe worker (`dir`/probe.cjs with `dir`/config.json) under the limits.
+ * Sandboxed: bubblewrap (sandboxCommand) with `dir` and the runtimes' node_modules read-only, and the
+ * limits applied by its prlimit. Otherwise: prlimit when installed, else the shell's ulimit, with no
+ * environment of the server either.
+ */
+export function probeCommand(
+  limits: ModelLimits,
+  dir: string,
+  sandboxed: boolean = sandboxEnabled(),
+): ProbeSpawn {
   const node = process.execPath;
-  const args = [`--max-old-space-size=${Math.round(limits.probeHeapMb)}`, ...nodeArgs];
+  const args = [
+    `--max-old-space-size=${Math.round(limits.probeHeapMb)}`,
+    path.join(dir, "probe.cjs"),
+    path.join(dir, "config.json"),
+  ];
+  if (sandboxed) {
+    const inner = {
+      PATH: "/usr/bin:/bin",
+      HOME: "/tmp",
+      TMPDIR: "/tmp",
+      NODE_ENV: "production",
+      OMP_NUM_THREADS: "1",
+    };
+    return sandboxCommand(node, args, dir, inner, {
+      jobDir: dir,
+      writable: [],
+      readOnly: [runtimeModulesDir()],
+      limits: probeSandboxLimits(limits),
+    });
+  }
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: dir,
+    NODE_ENV: "production",
+    OMP_NUM_THREADS: "1",
+  };
+  const cpuSeconds = Math.ceil(limits.probeTimeoutMs / 1000) + 1;
   const prlimit = prlimitPath();
   if (prlimit)
-    return [
-      prlimit,
-      [`--as=${Math.round(limits.probeMemoryBytes)}`, `--cpu=${cpuSeconds}`, "--core=0", "--", node, ...args],
-    ];
+    return {
+      command: prlimit,
+      args: [
+        `--as=${Math.round(limits.probeMemoryBytes)}`,
+        `--cpu=${cpuSeconds}`,
+        "--core=0",
+        "--",
+        node,
+        ...args,
+      ],
+      env,
+    };
   const kib = Math.round(limits.probeMemoryBytes / 1024);
-  return [
-    "/bin/sh",
-    ["-c", `ulimit -v ${kib} && ulimit -t ${cpuSeconds} && ulimit -c 0 && exec "$@"`, "sh", node, ...args],
-  ];
+  return {
+    command: "/bin/sh",
+    args: [
+      "-c",
+      `ulimit -v ${kib} && ulimit -t ${cpuSeconds} && ulimit -c 0 && exec "$@"`,
+      "sh",
+      node,
+      ...args,
+    ],
+    env,
+  };
 }
 
 interface ProbeRun {
@@ -251,18 +333,13 @@ interface ProbeRun {
   stderrTail: string;
 }
 
-function runProbe(dir: string, limits: ModelLimits): Promise<ProbeRun> {
-  const [command, args] = probeCommand(limits, [path.join(dir, "probe.cjs"), path.join(dir, "config.json")]);
+function runProbe(dir: string, limits: ModelLimits, sandboxed: boolean): Promise<ProbeRun> {
+  const run = probeCommand(limits, dir, sandboxed);
   return new Promise((resolve) => {
-    const child = spawn(command, args, {
+    const child = spawn(run.command, run.args, {
       cwd: dir,
-      // None of the server's environment (database URL, secrets): only what Node needs.
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: dir,
-        NODE_ENV: "production",
-        OMP_NUM_THREADS: "1",
-      },
+      // None of the server's environment (database URL, secrets): only what Node (or bwrap) needs.
+      env: run.env as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
@@ -327,20 +404,47 @@ function reasonOf(message: string, limits: ModelLimits): string {
   return `${clean.slice(0, 300) || "the runtime refused it"}${clean.endsWith(".") ? "" : "."}`;
 }
 
+let warnedOff = false;
+
 async function probe(source: ArtifactSource, files: string[], limits: ModelLimits): Promise<ProbeVerdict> {
+  const sandboxed = sandboxEnabled();
+  if (sandboxed) {
+    // Never unsandboxed when the sandbox is wanted: the model is refused until it works (not stored).
+    const problem = await sandboxProblem();
+    if (problem) {
+      console.warn(`[serving] model probe not started: the sandbox is not available (${problem}).`);
+      return {
+        ok: false,
+        reason: "it could not be checked (the sandbox the check runs in is not available on this server).",
+        signature: null,
+        peakRssBytes: null,
+        transient: true,
+      };
+    }
+  } else if (!warnedOff) {
+    warnedOff = true;
+    console.warn("[serving] WARNING: LAYERLINE_SANDBOX=off: uploaded models are probed WITHOUT the sandbox.");
+  }
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "layerline-probe-"));
   try {
     const layersSource = source.manifest.format === "tfjs" ? await torchLayersSource() : "";
+    // Sandboxed, the probe sees only its own directory: the model's files are copied into it.
+    const staged: Record<string, string> = {};
+    for (const n of files)
+      staged[n] = sandboxed
+        ? await stageInput(source.files[n], dir, path.join(dir, "model"))
+        : path.resolve(source.files[n]);
     const config = {
       format: source.manifest.format,
-      files: Object.fromEntries(files.map((n) => [n, path.resolve(source.files[n])])),
+      files: staged,
       input: { shape: source.manifest.input.shape, dtype: source.manifest.input.dtype },
-      nodeModules: nodeModulesDir(),
+      nodeModules: runtimeModulesDir(),
       layersSource,
     };
     await fsp.writeFile(path.join(dir, "config.json"), JSON.stringify(config));
     await fsp.writeFile(path.join(dir, "probe.cjs"), PROBE_WORKER_SOURCE);
-    const run = await runProbe(dir, limits);
+    if (sandboxed) await prepareJobDir(dir);
+    const run = await runProbe(dir, limits, sandboxed);
     const r = run.report;
     if (run.timedOut)
       return {
@@ -371,7 +475,8 @@ async function probe(source: ArtifactSource, files: string[], limits: ModelLimit
       `[serving] model probe ended without a report (code ${run.code}, signal ${run.signal}):`,
       run.stderrTail.slice(-500),
     );
-    if (run.code === null && run.signal === null)
+    // bwrap itself failed to set the sandbox up (its messages start with "bwrap:"): not the model's fault.
+    if ((run.code === null && run.signal === null) || (sandboxed && /^bwrap: /.test(run.stderrTail)))
       return {
         ok: false,
         reason: "it could not be checked (the probe did not start).",
@@ -392,12 +497,20 @@ async function probe(source: ArtifactSource, files: string[], limits: ModelLimit
   }
 }
 
-/** The node_modules holding the runtimes (LAYERLINE_NODE_MODULES, else the app's), as the TF.js executor. */
-function nodeModulesDir(): string {
-  return path.resolve(
+/**
+ * The node_modules holding the runtimes (LAYERLINE_NODE_MODULES, else the app's), as the TF.js
+ * executor; its real path, the one the sandbox binds read-only.
+ */
+function runtimeModulesDir(): string {
+  const dir = path.resolve(
     /* turbopackIgnore: true */ process.env.LAYERLINE_NODE_MODULES?.trim() ||
       path.join(process.cwd(), "node_modules"),
   );
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 let layersSourceCache: string | null = null;

@@ -7,6 +7,7 @@
  * uid, and resource limits (prlimit: CPU time, address space, file size, processes). Nothing else of
  * the machine is there: not DATA_DIR, not other jobs, not the server's environment or processes, no
  * network (its only way out is its job's channel, job-channel.ts: a Unix socket in the job's directory).
+ * Serving's model probe (serving/model-probe.ts) runs in it too, with the app's node_modules read-only.
  *
  * A worker running as root runs bwrap as root (its mounts made with root's rights, no user namespace)
  * and the program through setpriv as LAYERLINE_SANDBOX_UID:GID (default 65534:65534, nobody), every
