@@ -8,11 +8,11 @@ import type { Db } from "../db/client";
 import { projects } from "../db/schema";
 import { NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";
-import {
-  type analysisSummarySchema,
-  PROJECT_NAME_MAX,
-  type projectSchema,
-  type projectSummarySchema,
+import { PROJECT_NAME_MAX } from "../routes/projects/projects.limits";
+import type {
+  analysisSummarySchema,
+  projectSchema,
+  projectSummarySchema,
 } from "../routes/projects/projects.schemas";
 import { blobKey, copyBlob, deleteBlob, parseBlobKey } from "../storage/blob-store";
 

@@ -12,7 +12,8 @@ import { pageQuerySchema } from "../../http/paging";
 
 /** Shared request/response schemas of the project, version and share routes. */
 
-export const PROJECT_NAME_MAX = 120;
+import { PROJECT_NAME_MAX } from "./projects.limits";
+
 const MAX_NODES = 5000;
 const MAX_EDGES = 20000;
 
