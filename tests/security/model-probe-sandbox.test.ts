@@ -30,7 +30,7 @@ import {
   resetSandboxCheck,
   sandboxEnabled,
 } from "@/lib/server/services/training/executors/sandbox";
-import { expandBombOnnx, goodOnnx } from "./onnx-bytes";
+import { expandBombOnnx, goodOnnx, tfjsModelJson } from "./onnx-bytes";
 
 const SECRET = `layerline-probe-secret-${process.pid}-${Date.now()}`;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-probe-sandbox-test-"));
@@ -91,26 +91,9 @@ function stored(name: string, format: "onnx" | "tfjs", files: Record<string, Uin
 function tfjsModel() {
   const kernel = new Float32Array(16);
   for (let i = 0; i < 4; i++) kernel[i * 4 + i] = 1;
-  const modelJson = JSON.stringify({
-    format: "layers-model",
-    modelTopology: {
-      class_name: "Sequential",
-      config: {
-        name: "s",
-        layers: [
-          {
-            class_name: "Dense",
-            config: { name: "d", units: 4, batch_input_shape: [null, 4], dtype: "float32", use_bias: false },
-          },
-        ],
-      },
-      keras_version: "tfjs-layers 4.22.0",
-      backend: "tensor_flow.js",
-    },
-    weightsManifest: [
-      { paths: ["weights.bin"], weights: [{ name: "d/kernel", shape: [4, 4], dtype: "float32" }] },
-    ],
-  });
+  const modelJson = tfjsModelJson([
+    { paths: ["weights.bin"], weights: [{ name: "d/kernel", shape: [4, 4], dtype: "float32" }] },
+  ]);
   return { "model.json": modelJson, "weights.bin": new Uint8Array(kernel.buffer) };
 }
 

@@ -98,3 +98,27 @@ export function constantBombOnnx(rows: bigint | number = 2n ** 30n): Uint8Array 
     valueInfo(12, "output", FLOAT, ["rows", 4]),
   ]);
 }
+
+/** A TF.js layers model.json of one Dense 4 → 4 layer without bias, with the given weights manifest. */
+export function tfjsModelJson(weightsManifest: unknown) {
+  return JSON.stringify({
+    format: "layers-model",
+    generatedBy: "layerline-tests",
+    convertedBy: null,
+    modelTopology: {
+      class_name: "Sequential",
+      config: {
+        name: "s",
+        layers: [
+          {
+            class_name: "Dense",
+            config: { name: "d", units: 4, batch_input_shape: [null, 4], dtype: "float32", use_bias: false },
+          },
+        ],
+      },
+      keras_version: "tfjs-layers 4.22.0",
+      backend: "tensor_flow.js",
+    },
+    weightsManifest,
+  });
+}

@@ -18,7 +18,7 @@ import { getDb } from "@/lib/server/db/client";
 import { modelProbes } from "@/lib/server/db/schema";
 import { tempBlobDir } from "../api/projects.fixtures";
 import { call, signUpWithKey, startTestApp, type TestApp } from "../helpers";
-import { constantBombOnnx, expandBombOnnx, goodOnnx } from "./onnx-bytes";
+import { constantBombOnnx, expandBombOnnx, goodOnnx, tfjsModelJson } from "./onnx-bytes";
 
 tempBlobDir();
 let app: TestApp;
@@ -85,30 +85,6 @@ const deploy = (name: string, versionId: string) =>
 
 const predict = (id: string, dk: string, inputs: unknown[]) =>
   call(app, "POST", `/api/v1/inference/${id}/predict`, { key: dk, body: { inputs } });
-
-/** A Dense 4 → 4 TF.js model.json with this weightsManifest. */
-function tfjsModelJson(weightsManifest: unknown) {
-  return JSON.stringify({
-    format: "layers-model",
-    generatedBy: "layerline-tests",
-    convertedBy: null,
-    modelTopology: {
-      class_name: "Sequential",
-      config: {
-        name: "s",
-        layers: [
-          {
-            class_name: "Dense",
-            config: { name: "d", units: 4, batch_input_shape: [null, 4], dtype: "float32", use_bias: false },
-          },
-        ],
-      },
-      keras_version: "tfjs-layers 4.22.0",
-      backend: "tensor_flow.js",
-    },
-    weightsManifest,
-  });
-}
 
 let good: { id: string; key: string };
 
