@@ -5,7 +5,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { $api } from "@/lib/api/client";
 
 const LIMIT_LABELS: Record<string, string> = {
-  storage_bytes: "Storage (datasets, checkpoints, models, hub, registry)",
+  storage_bytes: "Storage (all files)",
   upload_file_bytes: "Largest upload",
   hub_file_bytes: "Largest hub file",
   checkpoint_bytes: "Largest checkpoint",
@@ -57,7 +57,7 @@ export function PlanCard() {
               {Object.entries(data.limits).map(([k, v]) => (
                 <div key={k} className="flex justify-between gap-4">
                   <dt className="text-muted">{LIMIT_LABELS[k] ?? humanize(k)}</dt>
-                  <dd className="font-medium tabular-nums">{formatLimit(k, v)}</dd>
+                  <dd className="whitespace-nowrap font-medium tabular-nums">{formatLimit(k, v)}</dd>
                 </div>
               ))}
             </dl>
