@@ -2,7 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { ApiError } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
@@ -12,7 +12,7 @@ export function Providers({ children }: { children: ReactNode }) {
           queries: {
             staleTime: 10_000,
             refetchOnWindowFocus: false,
-            retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 2,
+            retry: (count, err) => !(err instanceof LayerlineError && err.status < 500) && count < 2,
           },
         },
       }),

@@ -8,7 +8,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { inputClass } from "@/components/ui/field";
-import { $api, ApiError, type Schemas } from "@/lib/api/client";
+import { $api, type Schemas } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 import { ApiKeyRow } from "./api-key-row";
 
 export function ApiKeysCard() {
@@ -27,7 +28,7 @@ export function ApiKeysCard() {
     e.preventDefault();
     create.mutate({ body: { name } });
   };
-  const error = create.error instanceof ApiError ? create.error : null;
+  const error = create.error instanceof LayerlineError ? create.error : null;
 
   return (
     <Card>

@@ -6,18 +6,20 @@ import { type FormEvent, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
 import { safeNextPath } from "@/lib/auth/safe-next";
+import { LayerlineError } from "@/sdk/src/errors";
 
 export function AuthForm({ mode }: { mode: "login" | "signup" }) {
   const router = useRouter();
   const params = useSearchParams();
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<LayerlineError | null>(null);
   const onSuccess = () => {
     router.push(safeNextPath(params.get("next")));
     router.refresh();
   };
-  const onError = (err: unknown) => setError(err instanceof ApiError ? err : new ApiError(0, null));
+  const onError = (err: unknown) =>
+    setError(err instanceof LayerlineError ? err : new LayerlineError(0, null, null, null));
   const signup = $api.useMutation("post", "/api/auth/signup", { onSuccess, onError });
   const login = $api.useMutation("post", "/api/auth/login", { onSuccess, onError });
   const pending = signup.isPending || login.isPending;

@@ -11,7 +11,8 @@ import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { CopyButton } from "@/components/ui/copy-button";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 import { FileIcon, FileTree, languageLabel } from "./file-tree";
 import {
   type CodegenTarget,
@@ -45,13 +46,13 @@ const CodeViewer = dynamic(() => import("./code-viewer"), {
 });
 
 /** A 422 from code-preview or generate-code: the graph cannot become code; `errors` say where. */
-function rejection(error: unknown): ApiError | null {
-  return error instanceof ApiError && error.status === 422 ? error : null;
+function rejection(error: unknown): LayerlineError | null {
+  return error instanceof LayerlineError && error.status === 422 ? error : null;
 }
 
 type ProblemError = { message: string } & Partial<Omit<IssueLike, "message">>;
 
-function rejectionIssues(error: ApiError): IssueLike[] {
+function rejectionIssues(error: LayerlineError): IssueLike[] {
   const errors = (error.problem?.errors ?? []) as ProblemError[];
   return errors.map((e) => ({
     node_id: e.node_id ?? null,

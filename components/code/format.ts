@@ -68,7 +68,7 @@ export function formatTime(iso: string | undefined): string {
     : d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
-/** The message of a failed call (the client throws ApiError, whatever the generated types say). */
+/** The message of a failed call (the client throws LayerlineError, whatever the generated types say). */
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : "Something went wrong. Please try again.";
 }

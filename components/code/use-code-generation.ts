@@ -2,7 +2,8 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 import { type CodegenTarget, type CodegenTask, errorText } from "./format";
 
 const FINAL = new Set<CodegenTask["state"]>(["succeeded", "failed", "cancelled"]);
@@ -88,7 +89,7 @@ export function useCodeGeneration(projectId: string) {
       : (data?.state ?? (task.isError ? "failed" : "queued"));
 
   /** A refusal of the graph (422 with per-node errors) rather than a failure of the request. */
-  const rejected = start.error instanceof ApiError && start.error.status === 422 ? start.error : null;
+  const rejected = start.error instanceof LayerlineError && start.error.status === 422 ? start.error : null;
   const error =
     rejected === null && start.error
       ? errorText(start.error)

@@ -8,7 +8,8 @@ import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { type TabDef, Tabs } from "@/components/ui/tabs";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 import { ColumnsTab } from "./columns-tab";
 import { DataTab } from "./data-tab";
 import { DatasetHeader } from "./dataset-header";
@@ -70,7 +71,7 @@ export function DatasetPage({ id }: { id: string }) {
   );
 
   if (dataset.error) {
-    const notFound = dataset.error instanceof ApiError && dataset.error.status === 404;
+    const notFound = dataset.error instanceof LayerlineError && dataset.error.status === 404;
     return (
       <div className="max-w-3xl">
         <EmptyState

@@ -9,8 +9,9 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
 import { formatBytes } from "@/lib/datasets-ui/format";
+import { LayerlineError } from "@/sdk/src/errors";
 import { errorMessage } from "./error-message";
 import { setDatasetFlash } from "./flash";
 import type { Dataset } from "./types";
@@ -48,7 +49,7 @@ export function DeleteDatasetDialog({
   });
   const matches = typed === dataset.name;
   const busy = remove.isPending || remove.isSuccess;
-  const inUse = remove.error instanceof ApiError && remove.error.status === 409;
+  const inUse = remove.error instanceof LayerlineError && remove.error.status === 409;
 
   const close = () => {
     if (busy) return;
@@ -105,7 +106,7 @@ export function DeleteDatasetDialog({
         {inUse ? (
           <Alert>
             <span className="font-medium">This dataset is in use.</span>{" "}
-            {remove.error instanceof ApiError && remove.error.problem?.detail
+            {remove.error instanceof LayerlineError && remove.error.problem?.detail
               ? remove.error.problem.detail
               : "A job is using it; it can be deleted once the job has finished or been cancelled."}
           </Alert>

@@ -7,9 +7,10 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { inputClass } from "@/components/ui/field";
-import { ApiError, api, type Schemas } from "@/lib/api/client";
+import { api, type Schemas } from "@/lib/api/client";
 import { formatBytes, formatLabel } from "@/lib/datasets-ui/format";
 import { shStr } from "@/lib/ml/codegen/literals";
+import { LayerlineError } from "@/sdk/src/errors";
 import type { DatasetTabProps } from "./types";
 
 type Meta = Schemas["DatasetMeta"];
@@ -57,7 +58,7 @@ export function DownloadTab({ dataset, version }: DatasetTabProps) {
         setDownloaded(null);
       }
     } catch (err) {
-      setError(err instanceof ApiError || err instanceof Error ? err.message : String(err));
+      setError(err instanceof LayerlineError || err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(null);
     }

@@ -1,6 +1,6 @@
 /**
  * The message of a failed call. The generated hooks type errors as the problem body, but the client's
- * middleware throws an ApiError (an Error with the problem's detail as message); both are handled.
+ * middleware throws an LayerlineError (an Error with the problem's detail as message); both are handled.
  */
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;

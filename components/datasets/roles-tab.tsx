@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
 import { formatCount, taskLabel } from "@/lib/datasets-ui/format";
 import {
   inferTask,
@@ -23,6 +23,7 @@ import {
   suggestRoles,
   validateRoles,
 } from "@/lib/datasets-ui/roles";
+import { LayerlineError } from "@/sdk/src/errors";
 import type { DatasetTabProps } from "./types";
 
 type Draft = Record<string, Role | null>;
@@ -66,7 +67,7 @@ export function RolesTab({ dataset, version }: DatasetTabProps) {
       queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/datasets/browse"] });
     },
   });
-  const serverError = save.error instanceof ApiError ? save.error : null;
+  const serverError = save.error instanceof LayerlineError ? save.error : null;
 
   const setRole = (name: string, role: Role | null) => {
     setSavedTask(null);

@@ -8,8 +8,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
 import { formatBytes, formatCount } from "@/lib/datasets-ui/format";
+import { LayerlineError } from "@/sdk/src/errors";
 import { DeleteDatasetDialog } from "./delete-dataset-dialog";
 import { errorMessage } from "./error-message";
 import { DATASET_QUERY_PATHS } from "./keys";
@@ -80,7 +81,8 @@ function DetailsCard({ dataset }: Pick<DatasetTabProps, "dataset">) {
   const trimmed = name.trim();
   const changed = trimmed !== dataset.name || description !== dataset.description;
   const localError = trimmed === "" ? "A dataset needs a name." : null;
-  const serverNameError = update.error instanceof ApiError ? update.error.fieldError("name") : undefined;
+  const serverNameError =
+    update.error instanceof LayerlineError ? update.error.fieldError("name") : undefined;
   const nameError = localError ?? serverNameError;
 
   const submit = (e: FormEvent) => {

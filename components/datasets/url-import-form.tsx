@@ -9,8 +9,9 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { ProgressBar } from "@/components/ui/progress-bar";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
 import { describeFetchProgress, isFinished, nameFromUrl } from "@/lib/datasets-ui/url-import";
+import { LayerlineError } from "@/sdk/src/errors";
 import { errorMessage } from "./error-message";
 
 const POLL_MS = 500;
@@ -61,7 +62,7 @@ export function UrlImportForm({ onClose }: { onClose: () => void }) {
     onClose();
   }, [datasetId, queryClient, router, onClose]);
 
-  const refusal = start.error instanceof ApiError ? start.error : null;
+  const refusal = start.error instanceof LayerlineError ? start.error : null;
   const urlError = refusal?.fieldError("url");
   const nameError = refusal?.fieldError("name");
   const reset = () => {

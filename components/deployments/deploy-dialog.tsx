@@ -8,7 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { ApiError } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 import { KeyDialog } from "./key-dialog";
 import { rememberKey } from "./key-store";
 import { DEPLOYMENTS_PATH } from "./keys";
@@ -53,7 +53,7 @@ export function DeployDialog({
   description: string;
   keyDescription: string;
   defaultName: () => string;
-  /** Creates the deployment (the API client throws ApiError on a refusal). */
+  /** Creates the deployment (the API client throws LayerlineError on a refusal). */
   create: (name: string, idempotencyKey: string) => Promise<DeploymentWithKey>;
   onOpen?: () => void;
   /** After the deployments list was refreshed: other views that show deployments. */
@@ -66,7 +66,7 @@ export function DeployDialog({
   const [name, setName] = useState("");
   const [idempotencyKey, setIdempotencyKey] = useState("");
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<ApiError | Error | null>(null);
+  const [error, setError] = useState<LayerlineError | Error | null>(null);
   const [created, setCreated] = useState<DeploymentWithKey | null>(null);
 
   const submit = async (e: FormEvent) => {
@@ -89,7 +89,7 @@ export function DeployDialog({
       setPending(false);
     }
   };
-  const nameError = error instanceof ApiError ? error.fieldError("name") : undefined;
+  const nameError = error instanceof LayerlineError ? error.fieldError("name") : undefined;
   const consoleHref = created ? `/deployments/${created.id}` : "/deployments";
 
   return (

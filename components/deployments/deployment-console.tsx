@@ -7,7 +7,7 @@ import { useId, useState } from "react";
 import { errorMessage } from "@/components/training/error-message";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ApiError } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 import { ChatPlayground } from "./chat-playground";
 import { ConsoleHeader } from "./console-header";
 import { type ConsoleTab, ConsoleTabs } from "./console-tabs";
@@ -50,7 +50,7 @@ export function DeploymentConsole({ deploymentId }: { deploymentId: string }) {
       </p>
     );
   if (deployment.isError) {
-    const missing = deployment.error instanceof ApiError && deployment.error.status === 404;
+    const missing = deployment.error instanceof LayerlineError && deployment.error.status === 404;
     return (
       <div className="max-w-3xl">
         <EmptyState

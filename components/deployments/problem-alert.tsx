@@ -1,9 +1,9 @@
 import { Alert } from "@/components/ui/alert";
-import { ApiError } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 
 /** A failed call as the problem the server returned: status, title, detail and each field's error. */
 export function ProblemAlert({ error }: { error: unknown }) {
-  if (!(error instanceof ApiError)) {
+  if (!(error instanceof LayerlineError)) {
     return <Alert>{error instanceof Error ? error.message : "Something went wrong."}</Alert>;
   }
   const p = error.problem;

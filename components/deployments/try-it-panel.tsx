@@ -6,7 +6,7 @@ import { type FormEvent, useId, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { ApiError, api } from "@/lib/api/client";
+import { api } from "@/lib/api/client";
 import {
   type FormValues,
   formFields,
@@ -14,6 +14,7 @@ import {
   parseRawBody,
   valuesFromInstance,
 } from "@/lib/deployments-ui/schema-form";
+import { LayerlineError } from "@/sdk/src/errors";
 import { KeyInput } from "./key-input";
 import { forgetKey, useDeploymentKey } from "./key-store";
 import { PredictionOutput } from "./prediction-output";
@@ -24,7 +25,7 @@ import { useInferenceSchema } from "./use-inference-schema";
 
 /** Field errors of a 422 for instance 0, by field name (`inputs.0.sepal_length` → `sepal_length`). */
 function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiError)) return {};
+  if (!(error instanceof LayerlineError)) return {};
   const out: Record<string, string> = {};
   for (const e of error.problem?.errors ?? []) {
     const m = /^(?:body\.)?inputs\.0\.(.+)$/.exec(e.path);

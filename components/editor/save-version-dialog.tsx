@@ -6,8 +6,9 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { $api, ApiError, type Schemas } from "@/lib/api/client";
+import { $api, type Schemas } from "@/lib/api/client";
 import { fromFlow } from "@/lib/editor/graph-mapping";
+import { LayerlineError } from "@/sdk/src/errors";
 import { useAnalysis, useEditorStoreApi } from "./editor-store-context";
 import type { Autosave } from "./use-autosave";
 
@@ -57,7 +58,7 @@ export function SaveVersionDialog({
       // shown below from the mutation's error
     }
   };
-  const error = save.error instanceof ApiError ? save.error : null;
+  const error = save.error instanceof LayerlineError ? save.error : null;
 
   return (
     <Modal

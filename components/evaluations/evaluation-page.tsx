@@ -8,9 +8,10 @@ import { jobQuery } from "@/components/training/keys";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
 import { formatCount } from "@/lib/datasets-ui/format";
 import { headlines, isFinished, splitLabel } from "@/lib/evaluations-ui/present";
+import { LayerlineError } from "@/sdk/src/errors";
 import { ConfusionMatrix } from "./confusion-matrix";
 import { EvaluationStateBadge } from "./evaluation-state-badge";
 import { evaluationQuery } from "./keys";
@@ -84,7 +85,7 @@ export function EvaluationPage({ evaluationId }: { evaluationId: string }) {
     );
   }
   if (evaluation.isError) {
-    const missing = evaluation.error instanceof ApiError && evaluation.error.status === 404;
+    const missing = evaluation.error instanceof LayerlineError && evaluation.error.status === 404;
     return (
       <div className="max-w-3xl">
         <EmptyState

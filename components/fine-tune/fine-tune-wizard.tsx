@@ -12,7 +12,7 @@ import type { TrainingRecipe } from "@/components/training/recipe-picker";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
 import {
   type ConfigTexts,
   configFromTexts,
@@ -32,6 +32,7 @@ import {
   runBody,
   stepBlocker,
 } from "@/lib/training-ui/fine-tune-form";
+import { LayerlineError } from "@/sdk/src/errors";
 import { BaseModelStep } from "./base-model-step";
 import { EstimateStep } from "./estimate-step";
 import { RecipeStep } from "./recipe-step";
@@ -87,7 +88,7 @@ export function FineTuneWizard() {
       router.push(`/training/${run.id}`);
     },
   });
-  const apiError = create.error instanceof ApiError ? create.error : null;
+  const apiError = create.error instanceof LayerlineError ? create.error : null;
   const server = splitServerErrors(apiError?.status === 422 ? apiError.problem?.errors : undefined);
   const typedErrors = validateTexts(texts);
   // At the last step every field's message is shown together (the fields are on earlier steps).
@@ -126,7 +127,7 @@ export function FineTuneWizard() {
     // One key per submitted body: a retry after a lost answer replays; a changed form is a new run.
     const serialized = JSON.stringify(body);
     const lostAnswer =
-      create.error !== null && !(create.error instanceof ApiError && create.error.status < 500);
+      create.error !== null && !(create.error instanceof LayerlineError && create.error.status < 500);
     if (!idempotency.current || idempotency.current.body !== serialized || !lostAnswer)
       idempotency.current = { body: serialized, key: crypto.randomUUID() };
     setEdited(new Set());

@@ -10,7 +10,8 @@ import { cn } from "@/components/ui/cn";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Field, inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { ApiError, api } from "@/lib/api/client";
+import { api } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 import type { HubModel } from "./hub-format";
 import { MarkdownBody } from "./markdown-body";
 import { renderCardPreview } from "./render-card-action";
@@ -111,8 +112,8 @@ function EditDialog({ model, open, onClose }: { model: HubModel; open: boolean; 
   const [tags, setTags] = useState(model.tags.join(", "));
   const [card, setCard] = useState(model.card);
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<ApiError | Error | null>(null);
-  const fieldError = (f: string) => (error instanceof ApiError ? error.fieldError(f) : undefined);
+  const [error, setError] = useState<LayerlineError | Error | null>(null);
+  const fieldError = (f: string) => (error instanceof LayerlineError ? error.fieldError(f) : undefined);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -8,7 +8,8 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { ApiError, api } from "@/lib/api/client";
+import { api } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 import { type HubModel, LICENSE_SUGGESTIONS, modelHref } from "./hub-format";
 
 function parseTags(text: string): string[] {
@@ -44,7 +45,7 @@ export function PublishToHubButton(
   const [tags, setTags] = useState("");
   const [visibility, setVisibility] = useState<"public" | "private">("public");
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<LayerlineError | null>(null);
   const [published, setPublished] = useState<HubModel | null>(null);
 
   const submit = async (e: FormEvent) => {
@@ -67,7 +68,7 @@ export function PublishToHubButton(
         setPublished(data);
       }
     } catch (err) {
-      setError(err instanceof ApiError ? err : new ApiError(0, null));
+      setError(err instanceof LayerlineError ? err : new LayerlineError(0, null, null, null));
     } finally {
       setPending(false);
     }

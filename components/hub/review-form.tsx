@@ -7,7 +7,8 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
-import { ApiError, api } from "@/lib/api/client";
+import { api } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 
 const RATING_WORDS = ["", "Poor", "Fair", "Good", "Very good", "Excellent"];
 
@@ -18,7 +19,7 @@ export function ReviewForm({ modelId }: { modelId: string }) {
   const [text, setText] = useState("");
   const [evaluationId, setEvaluationId] = useState("");
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<LayerlineError | null>(null);
   const [other, setOther] = useState<string | null>(null);
 
   const submit = async (e: FormEvent) => {
@@ -38,7 +39,7 @@ export function ReviewForm({ modelId }: { modelId: string }) {
       });
       router.refresh();
     } catch (err) {
-      if (err instanceof ApiError) setError(err);
+      if (err instanceof LayerlineError) setError(err);
       else setOther("Something went wrong.");
     } finally {
       setPending(false);

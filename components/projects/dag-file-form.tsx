@@ -5,13 +5,13 @@ import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { ApiError } from "@/lib/api/client";
 import { formatBytes } from "@/lib/datasets-ui/format";
 import { DAG_FORMAT, DAG_MAX_BYTES } from "@/lib/ml/dag-format";
+import { LayerlineError } from "@/sdk/src/errors";
 
 /** Why the server refused the file: its summary, then each problem with where it is in the file. */
 function ImportProblems({ error }: { error: unknown }) {
-  if (!(error instanceof ApiError)) {
+  if (!(error instanceof LayerlineError)) {
     return <Alert>The file could not be sent. Check your connection and try again.</Alert>;
   }
   const problems = error.problem?.errors ?? [];

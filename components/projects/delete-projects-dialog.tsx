@@ -4,7 +4,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 
 /** Confirmation before deleting one or more projects (bulk delete). */
 export function DeleteProjectsDialog({
@@ -58,7 +59,7 @@ export function DeleteProjectsDialog({
               ))}
             </ul>
           ) : null}
-          {remove.error instanceof ApiError ? <Alert>{remove.error.message}</Alert> : null}
+          {remove.error instanceof LayerlineError ? <Alert>{remove.error.message}</Alert> : null}
           {failed.length > 0 ? (
             <Alert>
               {failed.length} could not be deleted: {failed.map((f) => f.detail).join("; ")}

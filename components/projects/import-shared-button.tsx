@@ -4,7 +4,8 @@ import { Download } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 import type { ImportSource } from "./import-source";
 
 /** Copies a shared or public project into the signed-in user's account and opens it in the editor. */
@@ -32,7 +33,7 @@ export function ImportSharedButton({ source }: { source: ImportSource }) {
         <Download aria-hidden className="h-4 w-4" />
         {busy ? "Importing…" : "Import into my account"}
       </Button>
-      {error instanceof ApiError ? <Alert>{error.message}</Alert> : null}
+      {error instanceof LayerlineError ? <Alert>{error.message}</Alert> : null}
     </div>
   );
 }

@@ -8,8 +8,9 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Field } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
 import { formatCount } from "@/lib/editor/format";
+import { LayerlineError } from "@/sdk/src/errors";
 import { TEMPLATE_OPTIONS, type TemplateOption } from "./template-options";
 
 function NewProjectForm({ onClose }: { onClose: () => void }) {
@@ -29,7 +30,7 @@ function NewProjectForm({ onClose }: { onClose: () => void }) {
     const finalName = name.trim() || (picked && picked.id !== "blank" ? picked.name : "Untitled project");
     create.mutate({ body: { name: finalName, ...(template === "blank" ? {} : { template }) } });
   };
-  const error = create.error instanceof ApiError ? create.error : null;
+  const error = create.error instanceof LayerlineError ? create.error : null;
   return (
     <form id="new-project-form" onSubmit={submit} className="space-y-5">
       <Field

@@ -5,7 +5,8 @@ import { Globe, Lock } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 
 /**
  * Whether the project is public: listed on the owner's profile, readable by anyone and importable. The
@@ -75,7 +76,7 @@ export function ProfileVisibility({ projectId, enabled }: { projectId: string; e
           .
         </p>
       ) : null}
-      {update.error instanceof ApiError ? <Alert>{update.error.message}</Alert> : null}
+      {update.error instanceof LayerlineError ? <Alert>{update.error.message}</Alert> : null}
     </div>
   );
 }

@@ -2,11 +2,11 @@ import { FileQuestion } from "lucide-react";
 import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ApiError } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 
 /** What a project page shows when its project cannot be loaded: gone (or not ours), or a failure. */
 export function ProjectLoadError({ error }: { error: unknown }) {
-  const notFound = error instanceof ApiError && error.status === 404;
+  const notFound = error instanceof LayerlineError && error.status === 404;
   return (
     <EmptyState
       icon={FileQuestion}

@@ -10,8 +10,9 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { $api, ApiError, type Schemas } from "@/lib/api/client";
+import { $api, type Schemas } from "@/lib/api/client";
 import { formatRelativeTime } from "@/lib/editor/format";
+import { LayerlineError } from "@/sdk/src/errors";
 import { ProfileVisibility } from "./profile-visibility";
 
 const SHARES = "/api/v1/projects/{project_id}/shares" as const;
@@ -74,7 +75,7 @@ export function ShareDialog({
     onClose();
   };
   const url = created && typeof window !== "undefined" ? `${window.location.origin}${created.url}` : "";
-  const error = create.error instanceof ApiError ? create.error : null;
+  const error = create.error instanceof LayerlineError ? create.error : null;
   const items = shares.data?.items ?? [];
 
   return (

@@ -8,7 +8,8 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 import { AliasChip } from "./alias-chip";
 import { invalidateRegistry } from "./keys";
 import type { ModelVersion, RegisteredModel } from "./types";
@@ -34,7 +35,7 @@ export function AliasesTab({ model, version }: { model: RegisteredModel; version
   };
   const set = $api.useMutation("put", ALIAS_PATH, settle);
   const remove = $api.useMutation("delete", ALIAS_PATH, { onSuccess: () => invalidateRegistry(queryClient) });
-  const error = set.error instanceof ApiError ? set.error : null;
+  const error = set.error instanceof LayerlineError ? set.error : null;
 
   const put = (alias: string) =>
     set.mutate({ params: { path: { model_id: model.id, alias } }, body: { version_id: version.id } });

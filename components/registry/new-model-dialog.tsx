@@ -7,7 +7,8 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 import { MODELS_PATH } from "./keys";
 
 /** Task contract keys offered for a model's task (free text is accepted by the API too). */
@@ -34,7 +35,7 @@ export function NewModelDialog({ open, onClose }: { open: boolean; onClose: () =
       router.push(`/models/${model.id}`);
     },
   });
-  const error = create.error instanceof ApiError ? create.error : null;
+  const error = create.error instanceof LayerlineError ? create.error : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate({

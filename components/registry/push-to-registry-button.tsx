@@ -9,7 +9,8 @@ import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { $api, ApiError, api } from "@/lib/api/client";
+import { $api, api } from "@/lib/api/client";
+import { LayerlineError } from "@/sdk/src/errors";
 import { invalidateRegistry, MODELS_PATH, versionHref } from "./keys";
 import type { ModelVersion } from "./types";
 
@@ -56,7 +57,7 @@ function PushDialogButton({
   const [existingId, setExistingId] = useState("");
   const [name, setName] = useState("");
   const [step, setStep] = useState<Step | null>(null);
-  const [error, setError] = useState<ApiError | Error | null>(null);
+  const [error, setError] = useState<LayerlineError | Error | null>(null);
   const [pushed, setPushed] = useState<ModelVersion | null>(null);
   const selectId = useId();
   const models = $api.useQuery("get", MODELS_PATH, {}, { enabled: open });
@@ -104,7 +105,7 @@ function PushDialogButton({
     }
   };
 
-  const fieldError = error instanceof ApiError ? error.fieldError("name") : undefined;
+  const fieldError = error instanceof LayerlineError ? error.fieldError("name") : undefined;
   const canSubmit = step === null && (target === "new" ? name.trim() !== "" : existingId !== "");
   const pushedModel = pushed ? (list.find((m) => m.id === pushed.model_id)?.name ?? name) : "";
 

@@ -6,8 +6,8 @@ import Link from "next/link";
 import { EvaluationsCard } from "@/components/evaluations/evaluations-card";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ApiError } from "@/lib/api/client";
 import { isActive } from "@/lib/training-ui/states";
+import { LayerlineError } from "@/sdk/src/errors";
 import { ArtifactCard } from "./artifact-card";
 import { CheckpointsCard } from "./checkpoints-card";
 import { ConfigCard } from "./config-card";
@@ -38,7 +38,7 @@ export function JobPage({ jobId }: { jobId: string }) {
     );
   }
   if (job.isError) {
-    const missing = job.error instanceof ApiError ? job.error.status === 404 : false;
+    const missing = job.error instanceof LayerlineError ? job.error.status === 404 : false;
     return (
       <div className="max-w-3xl">
         <EmptyState

@@ -9,7 +9,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { $api, ApiError } from "@/lib/api/client";
+import { $api } from "@/lib/api/client";
 import type { TrainingConfig } from "@/lib/ml";
 import {
   CONFIG_FIELDS,
@@ -19,6 +19,7 @@ import {
   splitServerErrors,
   validateTexts,
 } from "@/lib/training-ui/config-form";
+import { LayerlineError } from "@/sdk/src/errors";
 import { ConfigField } from "./config-fields";
 import { DatasetPicker } from "./dataset-picker";
 import { EstimatePanel } from "./estimate-panel";
@@ -74,7 +75,7 @@ function TrainForm({
 
   const typedErrors = useMemo(() => validateTexts(texts), [texts]);
   const config = useMemo(() => configFromTexts(texts), [texts]);
-  const apiError = create.error instanceof ApiError ? create.error : null;
+  const apiError = create.error instanceof LayerlineError ? create.error : null;
   const server = splitServerErrors(apiError?.status === 422 ? apiError.problem?.errors : undefined);
   const fieldError = (f: string) => typedErrors[f] ?? (edited.has(f) ? undefined : server.fields[f]);
   const outOfCredits = apiError?.status === 402;
@@ -106,7 +107,7 @@ function TrainForm({
     // One key per submitted body: a retry after a lost answer replays; a changed form is a new job.
     const serialized = JSON.stringify(body);
     const lostAnswer =
-      create.error !== null && !(create.error instanceof ApiError && create.error.status < 500);
+      create.error !== null && !(create.error instanceof LayerlineError && create.error.status < 500);
     if (!idempotency.current || idempotency.current.body !== serialized || !lostAnswer) {
       idempotency.current = { body: serialized, key: crypto.randomUUID() };
     }

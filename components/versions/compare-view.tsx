@@ -10,10 +10,11 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { $api, ApiError, type Schemas } from "@/lib/api/client";
+import { $api, type Schemas } from "@/lib/api/client";
 import { diffStatuses, edgeKey, type SideStatus } from "@/lib/editor/diff-status";
 import { formatRelativeTime } from "@/lib/editor/format";
 import { handlePort } from "@/lib/editor/graph-mapping";
+import { LayerlineError } from "@/sdk/src/errors";
 import { DiffList } from "./diff-list";
 
 type Version = Schemas["ProjectVersionSummary"];
@@ -161,8 +162,8 @@ export function CompareView({
   };
   // Canvases mount once the differences are known, so their marks are there from the first frame.
   const status = comparison.data ? diffStatuses(comparison.data.nodes, comparison.data.edges) : null;
-  const error = [comparison.error, a.error, b.error].find((e) => e instanceof ApiError) as
-    | ApiError
+  const error = [comparison.error, a.error, b.error].find((e) => e instanceof LayerlineError) as
+    | LayerlineError
     | undefined;
   const c = comparison.data;
   const choices = versionChoices(versions.data?.items ?? [], [a.data, b.data]);

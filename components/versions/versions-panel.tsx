@@ -9,8 +9,9 @@ import { Badge } from "@/components/ui/badge";
 import { Button, buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Modal } from "@/components/ui/modal";
-import { $api, ApiError, type Schemas } from "@/lib/api/client";
+import { $api, type Schemas } from "@/lib/api/client";
 import { formatRelativeTime } from "@/lib/editor/format";
+import { LayerlineError } from "@/sdk/src/errors";
 
 type Version = Schemas["ProjectVersionSummary"];
 
@@ -64,7 +65,11 @@ export function VersionsPanel({
   const compareHref =
     pair.length === 2 ? `/projects/${projectId}/compare?from=${pair[0].id}&to=${pair[1].id}` : null;
   const error =
-    restoreError instanceof ApiError ? restoreError : remove.error instanceof ApiError ? remove.error : null;
+    restoreError instanceof LayerlineError
+      ? restoreError
+      : remove.error instanceof LayerlineError
+        ? remove.error
+        : null;
 
   return (
     <div className="space-y-4">

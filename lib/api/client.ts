@@ -1,36 +1,16 @@
 import createFetchClient, { type Middleware } from "openapi-fetch";
 import createQueryClient from "openapi-react-query";
+import { LayerlineError } from "@/sdk/src/errors";
 import type { components, paths } from "./schema";
 
 export type Schemas = components["schemas"];
 export type Problem = Schemas["Problem"];
 
-/** A failed API call, carrying the RFC 9457 problem details the server returned. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly problem: Problem | null,
-  ) {
-    super(problem?.detail ?? `Request failed with status ${status}`);
-    this.name = "ApiError";
-  }
-
-  /** Message for a form field (`body.name` → its message), if the server reported one. */
-  fieldError(field: string): string | undefined {
-    return this.problem?.errors?.find((e) => e.path === `body.${field}` || e.path === field)?.message;
-  }
-}
-
+/** Every failed response becomes a LayerlineError (the SDK's problem error, shared with the studio). */
 const problems: Middleware = {
   async onResponse({ response }) {
     if (response.ok) return undefined;
-    let problem: Problem | null = null;
-    try {
-      problem = (await response.clone().json()) as Problem;
-    } catch {
-      problem = null;
-    }
-    throw new ApiError(response.status, problem);
+    throw await LayerlineError.from(response.clone());
   },
 };
 

@@ -3,9 +3,15 @@ import type { components } from "../../lib/api/schema";
 export type Problem = components["schemas"]["Problem"];
 export type FieldError = NonNullable<Problem["errors"]>[number];
 
-/** A failed API call, carrying the RFC 9457 problem body the server returned. */
+/**
+ * A failed API call, carrying the RFC 9457 problem body the server returned. The one error type for
+ * API problems: the SDK throws it, and so does the studio's client (lib/api/client.ts imports it from
+ * here; this file imports nothing but types, so the SDK stays self-contained).
+ */
 export class LayerlineError extends Error {
   readonly status: number;
+  /** The problem body as the server sent it (null when it was not JSON). */
+  readonly problem: Partial<Problem> | null;
   readonly title: string;
   readonly detail: string;
   readonly type: string;
@@ -25,6 +31,7 @@ export class LayerlineError extends Error {
     super(detail);
     this.name = "LayerlineError";
     this.status = status;
+    this.problem = problem;
     this.title = problem?.title ?? `HTTP ${status}`;
     this.detail = detail;
     this.type = problem?.type ?? "about:blank";

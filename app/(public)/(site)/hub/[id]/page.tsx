@@ -19,9 +19,9 @@ import { OwnerTools } from "@/components/hub/owner-tools";
 import { ReviewForm } from "@/components/hub/review-form";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
-import { ApiError } from "@/lib/api/client";
 import { serverApi } from "@/lib/api/server-client";
 import { renderModelCard } from "@/lib/server/services/hub/model-card";
+import { LayerlineError } from "@/sdk/src/errors";
 
 type Props = {
   params: Promise<{ id: string }>;
@@ -41,7 +41,7 @@ const loadModel = cache(async (id: string) => {
     ]);
     return model.data ? { model: model.data, viewer: session.data?.user ?? null } : null;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return null;
+    if (err instanceof LayerlineError && err.status === 404) return null;
     throw err;
   }
 });

@@ -18,8 +18,8 @@ import { Alert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { inputClass } from "@/components/ui/field";
-import { ApiError } from "@/lib/api/client";
 import { serverApi } from "@/lib/api/server-client";
+import { LayerlineError } from "@/sdk/src/errors";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -47,7 +47,7 @@ async function runSearch(p: SearchParams) {
     return { results: results.data ?? null, categories: categories.data ?? [], error: null };
   } catch (err) {
     // A filter the API refuses (e.g. a task with characters no task has) reads as a message, not a crash.
-    if (err instanceof ApiError && (err.status === 422 || err.status === 400))
+    if (err instanceof LayerlineError && (err.status === 422 || err.status === 400))
       return { results: null, categories: [], error: err.message };
     throw err;
   }

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { SharedProjectView } from "@/components/projects/shared-project-view";
-import { ApiError } from "@/lib/api/client";
 import { serverApi } from "@/lib/api/server-client";
+import { LayerlineError } from "@/sdk/src/errors";
 
 async function load(token: string) {
   const api = await serverApi();
@@ -12,7 +12,7 @@ async function load(token: string) {
     ]);
     return { shared: shared.data, signedIn: Boolean(session.data?.user) };
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return null;
+    if (err instanceof LayerlineError && err.status === 404) return null;
     throw err;
   }
 }

@@ -7,8 +7,8 @@ import { searchHref } from "@/components/hub/hub-format";
 import { ModelGrid } from "@/components/hub/model-summary-card";
 import { PagerLinks } from "@/components/hub/pager-links";
 import { PublicProjectsList } from "@/components/profiles/public-projects-list";
-import { ApiError } from "@/lib/api/client";
 import { serverApi } from "@/lib/api/server-client";
+import { LayerlineError } from "@/sdk/src/errors";
 
 type Props = {
   params: Promise<{ username: string }>;
@@ -23,7 +23,7 @@ const loadProfile = cache(async (username: string) => {
     const { data } = await api.GET("/api/v1/users/{username}/profile", { params: { path: { username } } });
     return data ?? null;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return null;
+    if (err instanceof LayerlineError && err.status === 404) return null;
     throw err;
   }
 });

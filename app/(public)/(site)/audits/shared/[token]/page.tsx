@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AuditReportView } from "@/components/audits/audit-report-view";
 import { pct, usd } from "@/components/audits/format";
-import { ApiError } from "@/lib/api/client";
 import { serverApi } from "@/lib/api/server-client";
+import { LayerlineError } from "@/sdk/src/errors";
 
 async function load(token: string) {
   const api = await serverApi();
@@ -11,7 +11,7 @@ async function load(token: string) {
     const r = await api.GET("/api/v1/audits/shared/{token}", { params: { path: { token } } });
     return r.data ?? null;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return null;
+    if (err instanceof LayerlineError && err.status === 404) return null;
     throw err;
   }
 }

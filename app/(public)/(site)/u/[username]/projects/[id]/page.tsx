@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { SharedProjectView } from "@/components/projects/shared-project-view";
-import { ApiError } from "@/lib/api/client";
 import { serverApi } from "@/lib/api/server-client";
+import { LayerlineError } from "@/sdk/src/errors";
 
 type Props = { params: Promise<{ username: string; id: string }> };
 
@@ -18,7 +18,7 @@ const load = cache(async (username: string, id: string) => {
     ]);
     return project.data ? { project: project.data, signedIn: Boolean(session.data?.user) } : null;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return null;
+    if (err instanceof LayerlineError && err.status === 404) return null;
     throw err;
   }
 });
