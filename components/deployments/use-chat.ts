@@ -9,7 +9,7 @@ import {
   sessionBody,
   tokenText,
 } from "@/lib/deployments-ui/chat";
-import { readSse } from "@/lib/deployments-ui/sse";
+import { readSse } from "@/sdk/src/sse";
 
 export interface ChatState {
   messages: ChatMessage[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSseParser, readSse, type SseMessage } from "./sse";
+import { createSseParser, parseEventStream, readSse, type SseMessage } from "../../sdk/src/sse";
 
 describe("createSseParser", () => {
   it("parses events, multi-line data, ids and comments", () => {
@@ -71,5 +71,49 @@ describe("readSse", () => {
     );
     await expect(done).resolves.toBeUndefined();
     expect(got).toHaveLength(1);
+  });
+});
+
+function bodyOf(...chunks: string[]): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      for (const chunk of chunks) c.enqueue(new TextEncoder().encode(chunk));
+      c.close();
+    },
+  });
+}
+
+describe("parseEventStream", () => {
+  it("yields numbered events with JSON data (text when not JSON) and skips unnumbered ones", async () => {
+    const body = bodyOf(
+      'data: {"skipped":true}\n\n',
+      'id: 7\revent: metric\r\ndata: {"value":',
+      "0.5}\r",
+      "\n\r\n: keep-alive\n\nid: 8\ndata: plain\n\n",
+    );
+    const got: unknown[] = [];
+    for await (const e of parseEventStream(body)) got.push(e);
+    expect(got).toEqual([
+      { id: 7, event: "metric", data: { value: 0.5 } },
+      { id: 8, event: "message", data: "plain" },
+    ]);
+  });
+
+  it("throws the abort reason when the signal aborts", async () => {
+    const controller = new AbortController();
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode("id: 1\ndata: 1\n\n"));
+      },
+    });
+    const seen: number[] = [];
+    const run = (async () => {
+      for await (const e of parseEventStream(body, controller.signal)) {
+        seen.push(e.id);
+        controller.abort(new Error("stopped"));
+      }
+    })();
+    await expect(run).rejects.toThrow("stopped");
+    expect(seen).toEqual([1]);
   });
 });
