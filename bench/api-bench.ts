@@ -13,7 +13,7 @@ import autocannon from "autocannon";
 import { Hono } from "hono";
 import { openDb } from "../lib/server/db/client";
 import { users } from "../lib/server/db/schema";
-import { creditBalance, grantCredits } from "../lib/server/services/credits";
+import { creditBalance, grantCredits } from "../lib/server/modules/account/credits";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);

@@ -22,8 +22,8 @@ process.env.RATE_LIMIT_PER_MINUTE = "100000";
 const { createApp } = await import("../lib/server/app");
 const { openDb, setDb, closeDb } = await import("../lib/server/db/client");
 const { users } = await import("../lib/server/db/schema");
-const { detectFormat } = await import("../lib/server/services/datasets/detect-format");
-const { profileFile } = await import("../lib/server/services/datasets/profile");
+const { detectFormat } = await import("../lib/server/modules/datasets/detect-format");
+const { profileFile } = await import("../lib/server/modules/datasets/profile");
 
 const CITIES = ["Oslo", "Lima", "Pune", "Kyiv", "Rome", "Nice", "Perth", "Cork", "Accra", "Quito"];
 
@@ -194,7 +194,7 @@ async function benchUpload(): Promise<void> {
       `${fmt((peak - idle) / MB)} MB over the whole request (DuckDB profiling included)`,
   );
   if (json.dataset) await benchRows(app, key, json.dataset.id, json.version.id, json.version.row_count);
-  const { flushUsage } = await import("../lib/server/services/usage-recorder");
+  const { flushUsage } = await import("../lib/server/modules/account/usage-recorder");
   await flushUsage(await getDb());
   await closeDb();
 }
@@ -206,7 +206,7 @@ async function benchRows(
   versionId: string,
   rowCount: number,
 ): Promise<void> {
-  const { rowCacheSettled } = await import("../lib/server/services/datasets/row-cache");
+  const { rowCacheSettled } = await import("../lib/server/modules/datasets/row-cache");
   const page = async (query: string) => {
     const t0 = performance.now();
     const res = await app.request(`/api/v1/datasets/${datasetId}/rows?${query}`, {

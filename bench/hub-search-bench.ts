@@ -11,8 +11,8 @@
 import { sql } from "drizzle-orm";
 import { openDb } from "../lib/server/db/client";
 import { users } from "../lib/server/db/schema";
-import type { ListHubModelsQuery } from "../lib/server/schemas/hub";
-import { listModels } from "../lib/server/services/hub/search";
+import type { ListHubModelsQuery } from "../lib/server/modules/hub/hub.schemas";
+import { listModels } from "../lib/server/modules/hub/search";
 
 const MODELS = Number(process.env.BENCH_MODELS ?? 100_000);
 const BATCH = 10_000;

@@ -6,7 +6,7 @@
  * scan replaced, and both against a linear baseline: an ordinary 10,000-character cell of prose with
  * a few addresses in it. A ratio near 1 means the crafted cell costs what any cell of its length does.
  */
-import { detectInCell } from "../lib/server/services/datasets/pii-detectors";
+import { detectInCell } from "../lib/server/modules/datasets/pii-detectors";
 
 const RUNS = 15;
 const N = 10_000;

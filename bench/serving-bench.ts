@@ -24,9 +24,9 @@ import {
   encodeInstances,
   loadArtifact,
   type ModelManifest,
-} from "../lib/server/services/training/artifact-reader";
-import { copyBlobToFile } from "../lib/server/services/training/blob-files";
-import { getJobRow } from "../lib/server/services/training/job-rows";
+} from "../lib/server/modules/training/artifact-reader";
+import { copyBlobToFile } from "../lib/server/modules/training/blob-files";
+import { getJobRow } from "../lib/server/modules/training/job-rows";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);

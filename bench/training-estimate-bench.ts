@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { sequential } from "../lib/ml/graph-builder";
 import { closeDb, getDb, openDb, setDb } from "../lib/server/db/client";
-import { modelSeconds, pytorchMicrobenchmark, workOf } from "../lib/server/services/training/estimate";
+import { modelSeconds, pytorchMicrobenchmark, workOf } from "../lib/server/modules/training/estimate";
 import { config, models, runJob, startReceiver } from "../tests/training/training-fixtures";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-estimate-bench-"));

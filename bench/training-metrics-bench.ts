@@ -11,7 +11,7 @@ import { closeDb, openDb, setDb } from "../lib/server/db/client";
 import { users } from "../lib/server/db/schema/accounts";
 import { trainingJobs } from "../lib/server/db/schema/training";
 import { newId } from "../lib/server/ids";
-import { metricsSummary, queryMetrics } from "../lib/server/services/training/metrics";
+import { metricsSummary, queryMetrics } from "../lib/server/modules/training/metrics";
 
 const POINTS = Number(process.env.METRICS_POINTS ?? 1_000_000);
 const RUNS = Number(process.env.METRICS_RUNS ?? 5);

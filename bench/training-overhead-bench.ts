@@ -20,11 +20,11 @@ import os from "node:os";
 import path from "node:path";
 import { generateProject } from "../lib/ml/codegen";
 import { closeDb, getDb, openDb, setDb } from "../lib/server/db/client";
-import { executorFor } from "../lib/server/services/training/executors";
-import { runProcess } from "../lib/server/services/training/executors/process";
-import { pythonPath } from "../lib/server/services/training/executors/pytorch";
-import { prepareJobDir, sandboxLimits } from "../lib/server/services/training/executors/sandbox";
-import { materializeDataset } from "../lib/server/services/training/materialize";
+import { executorFor } from "../lib/server/modules/training/executors";
+import { runProcess } from "../lib/server/modules/training/executors/process";
+import { pythonPath } from "../lib/server/modules/training/executors/pytorch";
+import { prepareJobDir, sandboxLimits } from "../lib/server/modules/training/executors/sandbox";
+import { materializeDataset } from "../lib/server/modules/training/materialize";
 import { config, models, startReceiver } from "../tests/training/training-fixtures";
 
 const EPOCHS = Number(process.env.TRAINING_BENCH_EPOCHS ?? 20);

@@ -7,8 +7,8 @@
  *   npm run admin -- unfeature <hub model id>
  */
 import { closeDb, openDb, setDb, targetFromEnv } from "../lib/server/db/client";
-import { setPlan } from "../lib/server/services/accounts";
-import { setFeatured } from "../lib/server/services/hub/models";
+import { setPlan } from "../lib/server/modules/account/accounts";
+import { setFeatured } from "../lib/server/modules/hub/models";
 
 const USAGE = [
   "usage: npm run admin -- set-plan <username> <free|pro|team>",

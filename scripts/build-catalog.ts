@@ -3,7 +3,7 @@
  *
  *   npm run catalog:build            (or: npx tsx scripts/build-catalog.ts [model id…])
  *
- * For each model of lib/server/services/catalog/pretraining.ts: prepare its dataset from the files
+ * For each model of lib/server/modules/catalog/pretraining.ts: prepare its dataset from the files
  * in data/builtin/ (seeded splits: train / validation / held-out test), generate the PyTorch project
  * from its graph (lib/ml/codegen, the same train.py + model.py a training job runs), train it with
  * the worker's Python (/usr/bin/python3, or LAYERLINE_PYTHON) and a fixed seed, take the model
@@ -27,15 +27,15 @@ import { generatePytorchProject } from "../lib/ml/codegen";
 import { analyzeGraph } from "../lib/ml/infer-graph";
 import type { Db } from "../lib/server/db/client";
 import { closeDb, getDb, openDb, setDb } from "../lib/server/db/client";
-import { catalogDir } from "../lib/server/services/catalog/base-models";
+import { catalogDir } from "../lib/server/modules/catalog/base-models";
 import {
   PRETRAIN_SPECS,
   type PretrainSpec,
   prepareCatalogData,
-} from "../lib/server/services/catalog/pretraining";
-import { evaluateStateDict, extractStateDict } from "../lib/server/services/catalog/weights-python";
-import { childEnv, runProcess, writeProjectFiles } from "../lib/server/services/training/executors/process";
-import { pythonPath } from "../lib/server/services/training/executors/pytorch";
+} from "../lib/server/modules/catalog/pretraining";
+import { evaluateStateDict, extractStateDict } from "../lib/server/modules/catalog/weights-python";
+import { childEnv, runProcess, writeProjectFiles } from "../lib/server/modules/training/executors/process";
+import { pythonPath } from "../lib/server/modules/training/executors/pytorch";
 
 const SCRIPT = "scripts/build-catalog.ts";
 /** How far the re-evaluation of the saved weights may differ from train.py's test figures. */

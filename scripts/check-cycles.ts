@@ -83,7 +83,7 @@ console.log(`${files.length} files in lib/server, ${components.length} import cy
 // The layer rule: the ground floor knows no service, route or schema.
 const GROUND_DIRS = ["http", "events", "jobs", "storage", "db"];
 const GROUND_FILES = ["errors.ts", "ids.ts", "config.ts", "plans.ts", "secrets.ts"];
-const UPPER_DIRS = ["services", "routes", "schemas"];
+const UPPER_DIRS = ["modules"];
 const under = (file: string, dir: string) => file.startsWith(path.join(scope, dir) + path.sep);
 const isGround = (file: string) =>
   GROUND_DIRS.some((dir) => under(file, dir)) || GROUND_FILES.some((name) => file === path.join(scope, name));

@@ -12,7 +12,7 @@ import "../lib/server/job-types";
 import { closeDb, openDb, setDb, targetFromEnv } from "../lib/server/db/client";
 import { registeredJobTypes } from "../lib/server/jobs/registry";
 import { defaultWorkerId, startRunnerLanes } from "../lib/server/jobs/runner";
-import { startTrainingRecovery } from "../lib/server/services/training/recovery";
+import { startTrainingRecovery } from "../lib/server/modules/training/recovery";
 import { checkSandbox } from "../lib/server/startup";
 
 function nonNegativeInt(value: string | undefined, fallback: number): number {

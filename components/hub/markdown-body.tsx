@@ -23,7 +23,7 @@ const PROSE = [
 ].join(" ");
 
 /**
- * A model card as HTML. `html` must come from renderModelCard (lib/server/services/hub/model-card.ts):
+ * A model card as HTML. `html` must come from renderModelCard (lib/server/modules/hub/model-card.ts):
  * raw HTML dropped, then an allow-list sanitiser. Nothing else is ever passed here.
  */
 export function MarkdownBody({ html, className }: { html: string; className?: string }) {

@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { renderModelCard } from "@/lib/server/services/hub/model-card";
+import { renderModelCard } from "@/lib/server/modules/hub/model-card";
 
 const markdownSchema = z.string().max(100_000);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildLineage, type LineageFacts } from "../server/services/registry/lineage";
+import { buildLineage, type LineageFacts } from "../server/modules/registry/lineage";
 import { layoutLineage, lineageColumns, NODE_HEIGHT, shortEdgeLabel } from "./lineage-layout";
 
 const job: Extract<NonNullable<LineageFacts["job"]>, { missing: false }> = {

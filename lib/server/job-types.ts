@@ -7,10 +7,10 @@
  * Add one line per capability, e.g.:
  *   import "./services/codegen-job";
  */
-import "./services/codegen-job";
-import "./services/datasets/dataset-jobs";
-import "./services/evaluations/evaluate-job";
-import "./services/training/dispatch";
+import "./modules/codegen/codegen-job";
+import "./modules/datasets/dataset-jobs";
+import "./modules/evaluations/evaluate-job";
+import "./modules/training/dispatch";
 import { jobTypesRegistered } from "./jobs/runner";
 
 jobTypesRegistered();

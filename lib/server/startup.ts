@@ -6,8 +6,8 @@ import {
   sandboxEnabled,
   sandboxProblem,
   sandboxRefusal,
-} from "./services/training/executors/sandbox";
-import { startTrainingRecovery } from "./services/training/recovery";
+} from "./modules/training/executors/sandbox";
+import { startTrainingRecovery } from "./modules/training/recovery";
 
 /**
  * The sandbox user programs run in (bubblewrap, SECURITY.md). Off (LAYERLINE_SANDBOX=off): a loud

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/server/db/client";
-import { flushUsage } from "@/lib/server/services/usage-recorder";
+import { flushUsage } from "@/lib/server/modules/account/usage-recorder";
 import { call, signUp, signUpWithKey, startTestApp } from "../helpers";
 
 const app = await startTestApp();
@@ -99,7 +99,7 @@ describe("plan, credits and profile", () => {
 
   it("computes the credit balance from the ledger", async () => {
     const { key, user } = await signUpWithKey(app);
-    const { grantCredits } = await import("@/lib/server/services/credits");
+    const { grantCredits } = await import("@/lib/server/modules/account/credits");
     await grantCredits(await getDb(), user.id, -12.5, "Training job", "job_x");
     const r = await call(app, "GET", "/api/v1/users/me/credits", { key });
     expect(r.json.balance).toBe(87.5);

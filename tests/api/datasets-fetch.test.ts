@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { openGuardedUrl } from "@/lib/server/services/datasets/fetch-url";
-import { isForbiddenAddress } from "@/lib/server/services/datasets/ssrf-guard";
+import { openGuardedUrl } from "@/lib/server/modules/datasets/fetch-url";
+import { isForbiddenAddress } from "@/lib/server/modules/datasets/ssrf-guard";
 import { call, signUpWithKey } from "../helpers";
 import { datasetBlobFiles, startDatasetTestApp, waitForTask, withEnv } from "./datasets-helpers";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll } from "vitest";
 import { getDb } from "@/lib/server/db/client";
 import { stopInProcessRunner } from "@/lib/server/jobs/runner";
-import { flushUsage } from "@/lib/server/services/usage-recorder";
+import { flushUsage } from "@/lib/server/modules/account/usage-recorder";
 import { call, startTestApp, type TestApp } from "../helpers";
 
 /** Shared setup of the dataset API tests: a private blob directory, multipart bodies, task polling. */

@@ -6,7 +6,7 @@ import {
   maskValue,
   nameColumnKind,
   ssnValid,
-} from "@/lib/server/services/datasets/pii-detectors";
+} from "@/lib/server/modules/datasets/pii-detectors";
 import { call, signUpWithKey } from "../helpers";
 import { csv, startDatasetTestApp, upload, waitForTask } from "./datasets-helpers";
 

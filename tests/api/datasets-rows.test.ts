@@ -4,7 +4,7 @@ import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
 import yazl from "yazl";
-import { rowCachePath, rowCacheSettled } from "@/lib/server/services/datasets/row-cache";
+import { rowCachePath, rowCacheSettled } from "@/lib/server/modules/datasets/row-cache";
 import { call, signUpWithKey } from "../helpers";
 import { csv, startDatasetTestApp, upload, withEnv } from "./datasets-helpers";
 

@@ -837,7 +837,7 @@ describe("signed download links", () => {
     incomplete.searchParams.delete("sig");
     expect((await call(app, "GET", incomplete.pathname + incomplete.search)).status).toBe(403);
 
-    const { mintDownloadLink } = await import("@/lib/server/services/datasets/signed-links");
+    const { mintDownloadLink } = await import("@/lib/server/modules/datasets/signed-links");
     const old = await mintDownloadLink(
       await getDb(),
       id,

@@ -18,12 +18,12 @@ import {
 } from "@/lib/server/events/deployment-events";
 import { DEPLOYMENT_STREAM_POLL_MS, subscribeDeploymentEvents } from "@/lib/server/events/deployment-stream";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
-import { KEY_CACHE_WINDOW_MS } from "@/lib/server/services/deployments/key-cache";
-import { flushRequestLog } from "@/lib/server/services/deployments/request-log";
-import { pruneRequestLog } from "@/lib/server/services/deployments/retention";
-import { isRevisionWarm } from "@/lib/server/services/serving/model-cache";
-import { getJobRow } from "@/lib/server/services/training/job-rows";
-import { readEvaluationRows } from "@/lib/server/services/training/materialize";
+import { KEY_CACHE_WINDOW_MS } from "@/lib/server/modules/deployments/key-cache";
+import { flushRequestLog } from "@/lib/server/modules/deployments/request-log";
+import { pruneRequestLog } from "@/lib/server/modules/deployments/retention";
+import { isRevisionWarm } from "@/lib/server/modules/serving/model-cache";
+import { getJobRow } from "@/lib/server/modules/training/job-rows";
+import { readEvaluationRows } from "@/lib/server/modules/training/materialize";
 import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { readSse } from "../sse";
 import { tempBlobDir } from "./projects.fixtures";

@@ -19,8 +19,8 @@ import type { BaseModelCatalog, BaseModelEntry } from "@/lib/ml/catalog/types";
 import { sequential } from "@/lib/ml/graph-builder";
 import { DEFAULT_TRAINING_CONFIG } from "@/lib/ml/graph-types";
 import { getDb } from "@/lib/server/db/client";
-import { resetCatalogCache } from "@/lib/server/services/catalog/base-models";
-import { grantCredits } from "@/lib/server/services/credits";
+import { grantCredits } from "@/lib/server/modules/account/credits";
+import { resetCatalogCache } from "@/lib/server/modules/catalog/base-models";
 import { call, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { tempBlobDir } from "./projects.fixtures";
 

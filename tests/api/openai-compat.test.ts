@@ -16,17 +16,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sequential } from "@/lib/ml/graph-builder";
 import { getDb } from "@/lib/server/db/client";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
-import { servingTarget } from "@/lib/server/services/deployments/deployments";
-import { flushRequestLog } from "@/lib/server/services/deployments/request-log";
-import { withWarmModel } from "@/lib/server/services/serving/model-cache";
+import { servingTarget } from "@/lib/server/modules/deployments/deployments";
+import { flushRequestLog } from "@/lib/server/modules/deployments/request-log";
+import { withWarmModel } from "@/lib/server/modules/serving/model-cache";
 import {
   embedText,
   languageModelOf,
   sampleToken,
   seededRandom,
   tokenize,
-} from "@/lib/server/services/serving/text-generation";
-import { type LoadedArtifact, loadArtifact } from "@/lib/server/services/training/artifact-reader";
+} from "@/lib/server/modules/serving/text-generation";
+import { type LoadedArtifact, loadArtifact } from "@/lib/server/modules/training/artifact-reader";
 import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { tempBlobDir } from "./projects.fixtures";
 import { TERMINAL, waitFor } from "./training-fixtures";

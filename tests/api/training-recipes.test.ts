@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/server/db/client";
-import { setPlan } from "@/lib/server/services/accounts";
+import { setPlan } from "@/lib/server/modules/account/accounts";
 import { call, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { tempBlobDir } from "./projects.fixtures";
 

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/server/db/client";
-import { grantCredits } from "@/lib/server/services/credits";
+import { grantCredits } from "@/lib/server/modules/account/credits";
 import { call, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { torchCheckpoint } from "../security/checkpoint-bytes";
 import { readSse } from "../sse";

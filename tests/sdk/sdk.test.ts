@@ -13,7 +13,7 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/server/db/client";
-import { setPlan } from "@/lib/server/services/accounts";
+import { setPlan } from "@/lib/server/modules/account/accounts";
 import { Layerline, LayerlineError, parseRetryAfter } from "@/sdk/src";
 import { fileSource } from "@/sdk/src/node";
 import { backoffDelay, DEFAULT_RETRY } from "@/sdk/src/retry";

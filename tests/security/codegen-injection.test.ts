@@ -15,8 +15,8 @@ import { jsStr, pyStr } from "@/lib/ml/codegen/literals";
 import type { ArchitectureGraph } from "@/lib/ml/graph-types";
 import { getTemplate } from "@/lib/ml/templates";
 import type { TrainingJobRow } from "@/lib/server/db/schema";
-import { renderModelCard } from "@/lib/server/services/hub/model-card";
-import { generateModelCard } from "@/lib/server/services/hub/publish-from-job";
+import { renderModelCard } from "@/lib/server/modules/hub/model-card";
+import { generateModelCard } from "@/lib/server/modules/hub/publish-from-job";
 import { tempRoot, writeProject } from "../codegen/codegen-fixtures";
 import { call, signUpWithKey, startTestApp } from "../helpers";
 

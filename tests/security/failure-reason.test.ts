@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MAX_REASON_CHARS, summarizeFailure } from "@/lib/server/services/training/failure-reason";
+import { MAX_REASON_CHARS, summarizeFailure } from "@/lib/server/modules/training/failure-reason";
 
 /**
  * A failed job's `reason` is shown wherever the job is (lists, status history, streams, shared

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/server/db/client";
 import { resetRateLimits } from "@/lib/server/http/rate-limit";
-import { ACCOUNT_BACKOFF, backoffMs } from "@/lib/server/services/auth-limits";
+import { ACCOUNT_BACKOFF, backoffMs } from "@/lib/server/modules/account/auth-limits";
 import { call, signUp, startTestApp, uniqueName } from "../helpers";
 
 /**

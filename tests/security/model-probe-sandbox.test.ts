@@ -22,14 +22,14 @@ import {
   ModelRefusedError,
   modelLimits,
   probeCommand,
-} from "@/lib/server/services/serving/model-probe";
-import type { ArtifactSource } from "@/lib/server/services/training/artifact-reader";
+} from "@/lib/server/modules/serving/model-probe";
+import type { ArtifactSource } from "@/lib/server/modules/training/artifact-reader";
 import {
   bwrapPath,
   prepareJobDir,
   resetSandboxCheck,
   sandboxEnabled,
-} from "@/lib/server/services/training/executors/sandbox";
+} from "@/lib/server/modules/training/executors/sandbox";
 import { expandBombOnnx, goodOnnx, tfjsModelJson } from "./onnx-bytes";
 
 const SECRET = `layerline-probe-secret-${process.pid}-${Date.now()}`;

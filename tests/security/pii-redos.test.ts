@@ -4,7 +4,7 @@ import {
   findEmails,
   MAX_SCANNED_CELL_CHARS,
   type ScanCounter,
-} from "@/lib/server/services/datasets/pii-detectors";
+} from "@/lib/server/modules/datasets/pii-detectors";
 
 /**
  * The PII scan runs on the server's thread (embedded mode): a crafted CSV cell must cost time linear
@@ -88,7 +88,7 @@ describe("e-mail detection in linear time", () => {
 
 describe("the scan shares the server's thread", () => {
   it("gives the event loop a turn after every YIELD_EVERY_CHARS scanned characters", async () => {
-    const { Yielder, YIELD_EVERY_CHARS } = await import("@/lib/server/services/datasets/pii-scan");
+    const { Yielder, YIELD_EVERY_CHARS } = await import("@/lib/server/modules/datasets/pii-scan");
     const turn = new Yielder();
     let dueAfter = 0;
     for (let cells = 1; cells <= 1_000; cells++) {

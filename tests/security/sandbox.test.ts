@@ -12,9 +12,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_TRAINING_CONFIG } from "@/lib/ml/graph-types";
-import { attemptDirs, runTrainingProgram } from "@/lib/server/services/training/executors/process";
-import { pythonPath } from "@/lib/server/services/training/executors/pytorch";
-import { resetSandboxCheck, sandboxLimits } from "@/lib/server/services/training/executors/sandbox";
+import { attemptDirs, runTrainingProgram } from "@/lib/server/modules/training/executors/process";
+import { pythonPath } from "@/lib/server/modules/training/executors/pytorch";
+import { resetSandboxCheck, sandboxLimits } from "@/lib/server/modules/training/executors/sandbox";
 import { checkSandbox } from "@/lib/server/startup";
 import { models, type Receiver, startReceiver } from "../training/training-fixtures";
 

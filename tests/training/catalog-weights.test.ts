@@ -16,10 +16,10 @@ import {
   baseModelWeightsFile,
   listBaseModels,
   resetCatalogCache,
-} from "@/lib/server/services/catalog/base-models";
-import { findPretrainSpec, prepareCatalogData } from "@/lib/server/services/catalog/pretraining";
-import { evaluateStateDict } from "@/lib/server/services/catalog/weights-python";
-import { writeProjectFiles } from "@/lib/server/services/training/executors/process";
+} from "@/lib/server/modules/catalog/base-models";
+import { findPretrainSpec, prepareCatalogData } from "@/lib/server/modules/catalog/pretraining";
+import { evaluateStateDict } from "@/lib/server/modules/catalog/weights-python";
+import { writeProjectFiles } from "@/lib/server/modules/training/executors/process";
 
 /** Same weights, same rows: only float summation order may differ from the build's batched figures. */
 const TOLERANCE = 1e-4;

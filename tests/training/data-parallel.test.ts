@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/server/db/client";
 import { getDb } from "@/lib/server/db/client";
-import { pythonArgs } from "@/lib/server/services/training/executors/pytorch";
+import { pythonArgs } from "@/lib/server/modules/training/executors/pytorch";
 import { startDatasetTestApp } from "../api/datasets-helpers";
 import {
   config,

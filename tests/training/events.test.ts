@@ -15,8 +15,8 @@ import {
   type NewTrainingEvent,
 } from "@/lib/server/events/training-events";
 import { newId } from "@/lib/server/ids";
-import { downsampleM4 } from "@/lib/server/services/training/downsample";
-import { metricsSummary, queryLogs, queryMetrics } from "@/lib/server/services/training/metrics";
+import { downsampleM4 } from "@/lib/server/modules/training/downsample";
+import { metricsSummary, queryLogs, queryMetrics } from "@/lib/server/modules/training/metrics";
 import { startTestApp, uniqueName } from "../helpers";
 
 let db: Db;

@@ -15,8 +15,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { sequential } from "@/lib/ml/graph-builder";
 import type { Db } from "@/lib/server/db/client";
 import { getDb } from "@/lib/server/db/client";
-import { loadArtifact } from "@/lib/server/services/training/artifact-reader";
-import { executorFor, resolveRuntime } from "@/lib/server/services/training/executors";
+import { loadArtifact } from "@/lib/server/modules/training/artifact-reader";
+import { executorFor, resolveRuntime } from "@/lib/server/modules/training/executors";
 import { startDatasetTestApp, upload } from "../api/datasets-helpers";
 import { call, signUpWithKey } from "../helpers";
 import {

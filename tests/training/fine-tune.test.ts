@@ -28,10 +28,10 @@ import {
   findBaseModel,
   listBaseModels,
   resetCatalogCache,
-} from "@/lib/server/services/catalog/base-models";
-import { loadArtifact } from "@/lib/server/services/training/artifact-reader";
-import { moduleNames } from "@/lib/server/services/training/fine-tune-args";
-import { getJobRow } from "@/lib/server/services/training/job-rows";
+} from "@/lib/server/modules/catalog/base-models";
+import { loadArtifact } from "@/lib/server/modules/training/artifact-reader";
+import { moduleNames } from "@/lib/server/modules/training/fine-tune-args";
+import { getJobRow } from "@/lib/server/modules/training/job-rows";
 import { startDatasetTestApp, upload } from "../api/datasets-helpers";
 import { call, signUpWithKey } from "../helpers";
 import { digitsCsv, fineTuneClient, type Json, python } from "./fine-tune-fixtures";

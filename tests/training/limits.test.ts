@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/server/db/client";
 import { creditEntries, jobs, trainingCheckpoints, trainingJobs } from "@/lib/server/db/schema";
 import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
-import { grantCredits } from "@/lib/server/services/credits";
-import { recoverTrainingJobs, sweepOrphanBlobs } from "@/lib/server/services/training/recovery";
+import { grantCredits } from "@/lib/server/modules/account/credits";
+import { recoverTrainingJobs, sweepOrphanBlobs } from "@/lib/server/modules/training/recovery";
 import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 
 const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-limits-blobs-"));

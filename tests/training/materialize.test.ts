@@ -17,13 +17,9 @@ import type { Db } from "@/lib/server/db/client";
 import { getDb } from "@/lib/server/db/client";
 import type { Preprocessing } from "@/lib/server/db/schema/training";
 import { ValidationError } from "@/lib/server/errors";
-import { BUILTIN_DATASETS, builtinVersionData, findBuiltin } from "@/lib/server/services/datasets/builtin";
-import {
-  buildManifest,
-  decodeOutputs,
-  encodeInstances,
-} from "@/lib/server/services/training/artifact-reader";
-import { describeDatasetFit, materializeDataset } from "@/lib/server/services/training/materialize";
+import { BUILTIN_DATASETS, builtinVersionData, findBuiltin } from "@/lib/server/modules/datasets/builtin";
+import { buildManifest, decodeOutputs, encodeInstances } from "@/lib/server/modules/training/artifact-reader";
+import { describeDatasetFit, materializeDataset } from "@/lib/server/modules/training/materialize";
 import { startDatasetTestApp, upload } from "../api/datasets-helpers";
 import { signUpWithKey } from "../helpers";
 import { config, models, readCsvObjects, splitRows } from "./training-fixtures";

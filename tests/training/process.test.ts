@@ -3,7 +3,7 @@
  * environment, a time limit and cancellation (SIGTERM, then SIGKILL for a program that ignores it).
  */
 import { describe, expect, it } from "vitest";
-import { childEnv, runProcess } from "@/lib/server/services/training/executors/process";
+import { childEnv, runProcess } from "@/lib/server/modules/training/executors/process";
 
 const node = (
   script: string,

@@ -15,14 +15,14 @@ import type { ArchitectureGraph, TrainingConfig } from "@/lib/ml/graph-types";
 import { DEFAULT_TRAINING_CONFIG } from "@/lib/ml/graph-types";
 import type { Db } from "@/lib/server/db/client";
 import type { Preprocessing } from "@/lib/server/db/schema/training";
-import { buildManifest, type ModelManifest } from "@/lib/server/services/training/artifact-reader";
+import { buildManifest, type ModelManifest } from "@/lib/server/modules/training/artifact-reader";
 import {
   type ExecutionResult,
   executorFor,
   type FineTuneArgs,
   type ManagedRuntime,
-} from "@/lib/server/services/training/executors";
-import { materializeDataset } from "@/lib/server/services/training/materialize";
+} from "@/lib/server/modules/training/executors";
+import { materializeDataset } from "@/lib/server/modules/training/materialize";
 import { findRecipe } from "../../lib/ml/recipes";
 
 export interface ReceivedCheckpoint {

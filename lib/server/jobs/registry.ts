@@ -48,7 +48,7 @@ function jobTypes(): Map<string, JobType> {
 }
 
 /**
- * Defines and registers a job type (module scope, e.g. `lib/server/services/codegen-job.ts`, imported
+ * Defines and registers a job type (module scope, e.g. `lib/server/modules/codegen/codegen-job.ts`, imported
  * from lib/server/job-types.ts so that every runner knows it). Returns the definition, which
  * `enqueueJob` takes for a typed payload. Defining a type again replaces it (module reloads in dev).
  */

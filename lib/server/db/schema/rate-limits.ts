@@ -17,7 +17,7 @@ export const rateLimitWindows = pgTable(
 
 /**
  * Sign-in and sign-up attempts per account and per client address, for their exponential back-off
- * (lib/server/services/auth-limits.ts): shared by every server process like the windows above.
+ * (lib/server/modules/account/auth-limits.ts): shared by every server process like the windows above.
  * `blocked_until` is when the next attempt may be made; rows quiet for longer than the back-off's
  * memory are forgotten.
  */

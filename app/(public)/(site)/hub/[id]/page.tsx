@@ -20,7 +20,7 @@ import { ReviewForm } from "@/components/hub/review-form";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { serverApi } from "@/lib/api/server-client";
-import { renderModelCard } from "@/lib/server/services/hub/model-card";
+import { renderModelCard } from "@/lib/server/modules/hub/model-card";
 import { LayerlineError } from "@/sdk/src/errors";
 
 type Props = {

@@ -1,0 +1,99 @@
+import { createRoute } from "@hono/zod-openapi";
+import { allowJsonBody } from "../../http/body-limit";
+import { credentials } from "../../http/credentials";
+import { errors, jsonBody, jsonContent, security } from "../../http/openapi";
+import {
+  batchBodySchema,
+  deploymentIdParams,
+  inferenceHealthSchema,
+  inferenceSchemaSchema,
+  predictBodySchema,
+  predictResponseSchema,
+} from "./deployments.schemas";
+
+const tags = ["Inference"];
+/** Deployment key only: a personal key or session is refused here (403), contract §5 rule 1. */
+/**
+ * JSON body caps (http/body-limit.ts): 100 instances of a wide tabular or flattened-image input
+ * (784 numbers is about 8 KB as JSON) fit in 8 MiB; a batch of 10,000 of them in 96 MiB.
+ */
+export const PREDICT_JSON_BYTES = 8 * 1024 * 1024;
+const BATCH_JSON_BYTES = 96 * 1024 * 1024;
+const auth = { security: security(["deployment_key"]), middleware: [credentials(["deployment_key"])] };
+const params = { params: deploymentIdParams };
+const unavailable = {
+  503: {
+    description: "The deployment is paused (or not ready); see Retry-After",
+    headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" as const } } },
+    content: {
+      "application/problem+json": { schema: errors(503)[503].content["application/problem+json"].schema },
+    },
+  },
+};
+
+export const predict = createRoute({
+  method: "post",
+  path: "/api/v1/inference/{deployment_id}/predict",
+  operationId: "predict",
+  tags,
+  summary: "Predict 1–100 instances (outputs in input order)",
+  description:
+    "A tabular instance is an object keyed by feature column name; a language model's instance is its " +
+    'text (`{<text field>: "…"}`), answered with the next character\'s label and probabilities. ' +
+    "An instance that does not fit the schema (GET …/schema) is a 422 naming the instance index and field. " +
+    "Only this deployment's key is accepted; another deployment's key is a 403.",
+  ...auth,
+  middleware: [...auth.middleware, allowJsonBody(PREDICT_JSON_BYTES)],
+  request: { ...params, body: jsonBody(predictBodySchema) },
+  responses: {
+    200: jsonContent(predictResponseSchema, "One output per instance, in order"),
+    ...errors(400, 401, 403, 404, 422),
+    ...unavailable,
+  },
+});
+
+export const batchPredict = createRoute({
+  method: "post",
+  path: "/api/v1/inference/{deployment_id}/batch",
+  operationId: "batchPredict",
+  tags,
+  summary: "Predict up to 10,000 instances (outputs in input order)",
+  ...auth,
+  middleware: [...auth.middleware, allowJsonBody(BATCH_JSON_BYTES)],
+  request: { ...params, body: jsonBody(batchBodySchema) },
+  responses: {
+    200: jsonContent(predictResponseSchema, "One output per instance, in order"),
+    ...errors(400, 401, 403, 404, 413, 422),
+    ...unavailable,
+  },
+});
+
+export const getInferenceSchema = createRoute({
+  method: "get",
+  path: "/api/v1/inference/{deployment_id}/schema",
+  operationId: "getInferenceSchema",
+  tags,
+  summary: "JSON Schemas of one instance and one output, with an example predict body",
+  ...auth,
+  request: params,
+  responses: {
+    200: jsonContent(inferenceSchemaSchema, "The schemas and an example"),
+    ...errors(401, 403, 404),
+    ...unavailable,
+  },
+});
+
+export const getInferenceHealth = createRoute({
+  method: "get",
+  path: "/api/v1/inference/{deployment_id}/health",
+  operationId: "getInferenceHealth",
+  tags,
+  summary: "Whether the deployment serves (its model loaded)",
+  ...auth,
+  request: params,
+  responses: {
+    200: jsonContent(inferenceHealthSchema, "Serving"),
+    ...errors(401, 403, 404),
+    ...unavailable,
+  },
+});
