@@ -3,7 +3,7 @@
  *
  *   npm run catalog:build            (or: npx tsx scripts/build-catalog.ts [model id…])
  *
- * For each model of lib/server/modules/catalog/pretraining.ts: prepare its dataset from the files
+ * For each model of lib/server/modules/training/catalog-pretraining.ts: prepare its dataset from the files
  * in data/builtin/ (seeded splits: train / validation / held-out test), generate the PyTorch project
  * from its graph (lib/ml/codegen, the same train.py + model.py a training job runs), train it with
  * the worker's Python (/usr/bin/python3, or LAYERLINE_PYTHON) and a fixed seed, take the model
@@ -32,8 +32,8 @@ import {
   PRETRAIN_SPECS,
   type PretrainSpec,
   prepareCatalogData,
-} from "../lib/server/modules/catalog/pretraining";
-import { evaluateStateDict, extractStateDict } from "../lib/server/modules/catalog/weights-python";
+} from "../lib/server/modules/training/catalog-pretraining";
+import { evaluateStateDict, extractStateDict } from "../lib/server/modules/training/catalog-weights";
 import { childEnv, runProcess, writeProjectFiles } from "../lib/server/modules/training/executors/process";
 import { pythonPath } from "../lib/server/modules/training/executors/pytorch";
 

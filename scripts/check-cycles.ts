@@ -1,11 +1,11 @@
-// No import cycles in lib/server and no upward import from its ground floor: resolves every import
-// (value, type, dynamic and re-export, with the `@/` alias) of every file under lib/server through the
-// TypeScript compiler, then
+// No import cycles in lib/server and no upward import: resolves every import (value, type, dynamic and
+// re-export, with the `@/` alias) of every file under lib/server through the TypeScript compiler, then
 // - finds the strongly connected components and fails on any, printing its files;
 // - fails on any import from a ground-floor file (http/, events/, jobs/, storage/, db/, errors.ts,
-//   ids.ts, config.ts, plans.ts, secrets.ts) into services/, routes/ or schemas/, printing each
-//   (file → import) pair. A higher layer that must be reached from below registers a hook at start
-//   (../shared/STYLE.md, "Server modules").
+//   ids.ts, config.ts, plans.ts, secrets.ts) into modules/, and on any import from one module into a
+//   module of its own rank or higher in AREA_ORDER, printing each (file -> import) pair. A module that
+//   must be reached from below registers a hook at start (../shared/STYLE.md, "Server modules");
+// - fails on a folder of modules/ that AREA_ORDER does not name.
 // Usage: npm run check:cycles
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -80,20 +80,44 @@ for (const component of components.sort((a, b) => b.length - a.length)) {
 }
 console.log(`${files.length} files in lib/server, ${components.length} import cycle(s)`);
 
-// The layer rule: the ground floor knows no service, route or schema.
+// The layer rule: the ground floor knows no module, and a module imports only modules to its left
+// in AREA_ORDER (areas of one rank know nothing of each other).
 const GROUND_DIRS = ["http", "events", "jobs", "storage", "db"];
 const GROUND_FILES = ["errors.ts", "ids.ts", "config.ts", "plans.ts", "secrets.ts"];
-const UPPER_DIRS = ["modules"];
+export const AREA_ORDER: string[][] = [
+  ["account"],
+  ["projects"],
+  ["datasets", "codegen", "catalog"],
+  ["training"],
+  ["serving"],
+  ["evaluations"],
+  ["registry"],
+  ["deployments", "hub"],
+  ["audits"],
+];
+const rank = new Map(AREA_ORDER.flatMap((areas, i) => areas.map((area) => [area, i] as const)));
 const under = (file: string, dir: string) => file.startsWith(path.join(scope, dir) + path.sep);
 const isGround = (file: string) =>
   GROUND_DIRS.some((dir) => under(file, dir)) || GROUND_FILES.some((name) => file === path.join(scope, name));
-const isUpper = (file: string) => UPPER_DIRS.some((dir) => under(file, dir));
+const areaOf = (file: string): string | null => {
+  const r = path.relative(path.join(scope, "modules"), file);
+  return r.startsWith("..") ? null : r.split(path.sep)[0];
+};
 
 const upward: string[] = [];
+const strays: string[] = [];
 for (const [file, targets] of edges) {
-  if (!isGround(file)) continue;
-  for (const target of targets) if (isUpper(target)) upward.push(`${rel(file)} -> ${rel(target)}`);
+  const from = areaOf(file);
+  if (from !== null && !rank.has(from)) strays.push(rel(file));
+  for (const target of targets) {
+    const to = areaOf(target);
+    if (to === null) continue;
+    if (isGround(file)) upward.push(`${rel(file)} -> ${rel(target)} (the ground floor knows no module)`);
+    else if (from !== null && from !== to && (rank.get(to) ?? -1) >= (rank.get(from) ?? -1))
+      upward.push(`${rel(file)} -> ${rel(target)} (${from} may not import ${to})`);
+  }
 }
-for (const pair of upward.sort()) console.log(`upward import from the ground floor: ${pair}`);
-console.log(`${upward.length} upward import(s) from the ground floor`);
-if (components.length > 0 || upward.length > 0) process.exit(1);
+for (const file of strays.sort()) console.log(`module folder not in AREA_ORDER: ${file}`);
+for (const pair of upward.sort()) console.log(`upward import: ${pair}`);
+console.log(`${upward.length} upward import(s)`);
+if (components.length > 0 || upward.length > 0 || strays.length > 0) process.exit(1);

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { validateForCodegen } from "@/lib/ml/codegen";
 import type { ArchitectureGraph } from "@/lib/ml/graph-types";
 import { analyzeGraph } from "@/lib/ml/infer-graph";
-import { PRETRAIN_SPECS } from "@/lib/server/modules/catalog/pretraining";
+import { PRETRAIN_SPECS } from "@/lib/server/modules/training/catalog-pretraining";
 import { call, signUp, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 
 const CATALOG_DIR = path.resolve("data/catalog");

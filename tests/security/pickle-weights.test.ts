@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { generateProject } from "@/lib/ml/codegen";
 import { sequential } from "@/lib/ml/graph-builder";
 import { DEFAULT_TRAINING_CONFIG } from "@/lib/ml/graph-types";
-import { extractStateDict } from "@/lib/server/modules/catalog/weights-python";
+import { extractStateDict } from "@/lib/server/modules/training/catalog-weights";
 import { tempRoot, writeProject } from "../codegen/codegen-fixtures";
 
 const PYTHON = "/usr/bin/python3";

@@ -17,8 +17,8 @@ import {
   listBaseModels,
   resetCatalogCache,
 } from "@/lib/server/modules/catalog/base-models";
-import { findPretrainSpec, prepareCatalogData } from "@/lib/server/modules/catalog/pretraining";
-import { evaluateStateDict } from "@/lib/server/modules/catalog/weights-python";
+import { findPretrainSpec, prepareCatalogData } from "@/lib/server/modules/training/catalog-pretraining";
+import { evaluateStateDict } from "@/lib/server/modules/training/catalog-weights";
 import { writeProjectFiles } from "@/lib/server/modules/training/executors/process";
 
 /** Same weights, same rows: only float summation order may differ from the build's batched figures. */

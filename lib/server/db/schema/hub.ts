@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, eq, or, type SQL, sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
   bigint,
@@ -203,3 +203,18 @@ export const hubLinkDownloads = pgTable(
   },
   (t) => [index("hub_link_downloads_expires_idx").on(t.expiresAt)],
 );
+
+// Who may see a hub model: a published public model is seen by everyone; a draft or a private
+// model only by its owner (to anyone else it does not exist: 404). The rule lives with the table so
+// that every module reading hub models (hub, and catalog resolving a hub model as a base model)
+// applies the same one.
+
+/** The condition "the caller may see this model" (viewerId null for signed-out callers). */
+export function hubModelVisibleTo(viewerId: string | null): SQL {
+  const listed = and(eq(hubModels.state, "published"), eq(hubModels.visibility, "public")) as SQL;
+  return viewerId ? (or(listed, eq(hubModels.ownerId, viewerId)) as SQL) : listed;
+}
+
+export function isHubModelVisible(row: HubModelRow, viewerId: string | null): boolean {
+  return (row.state === "published" && row.visibility === "public") || row.ownerId === viewerId;
+}

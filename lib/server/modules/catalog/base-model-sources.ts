@@ -26,17 +26,17 @@ import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
 import {
   hubModelFiles,
+  hubModels,
   modelArtifacts,
   modelVersions,
   registeredModels,
   trainingJobs,
   users,
 } from "../../db/schema";
+import { isHubModelVisible } from "../../db/schema/hub";
 import type { FineTuneSettings, PreprocessingStep } from "../../db/schema/training";
 import { ConflictError, NotFoundError } from "../../errors";
 import { openBlob, parseBlobKey, readBlob } from "../../storage/blob-store";
-import { findVisibleModel } from "../hub/access";
-import { findOwnedVersion } from "../registry/views";
 import { baseModelWeightsFile, findBaseModel } from "./base-models";
 
 /** The file a registry version or hub model carries its PyTorch weights in. */
@@ -254,13 +254,15 @@ async function versionAsBase(
 const completeWeights = and(eq(modelArtifacts.name, WEIGHTS_FILE), eq(modelArtifacts.state, "complete"));
 
 async function fromModelVersion(db: Db, callerId: string, versionId: string): Promise<ResolvedBaseModel> {
-  const version = await findOwnedVersion(db, callerId, versionId);
-  const [model] = await db
-    .select({ id: registeredModels.id, name: registeredModels.name })
-    .from(registeredModels)
-    .where(eq(registeredModels.id, version.modelId))
+  // The caller's own version only: another account's is not found (never revealed).
+  const [row] = await db
+    .select({ version: modelVersions, modelName: registeredModels.name })
+    .from(modelVersions)
+    .innerJoin(registeredModels, eq(registeredModels.id, modelVersions.modelId))
+    .where(and(eq(modelVersions.id, versionId), eq(registeredModels.ownerId, callerId)))
     .limit(1);
-  const modelName = model?.name ?? "the model";
+  if (!row) throw new NotFoundError("Model version");
+  const { version, modelName } = row;
   const what = `Version ${version.number} of “${modelName}”`;
   if (version.state !== "ready")
     throw new ConflictError(`${what} is not finalized; finalize it before fine-tuning from it.`);
@@ -300,7 +302,8 @@ export async function listRegistryBaseModels(db: Db, callerId: string): Promise<
 }
 
 async function fromHubModel(db: Db, callerId: string, hubModelId: string): Promise<ResolvedBaseModel> {
-  const model = await findVisibleModel(db, callerId, hubModelId);
+  const [model] = await db.select().from(hubModels).where(eq(hubModels.id, hubModelId)).limit(1);
+  if (!model || !isHubModelVisible(model, callerId)) throw new NotFoundError("Hub model");
   const what = `The hub model “${model.name}”`;
   const files = await db.select().from(hubModelFiles).where(eq(hubModelFiles.modelId, model.id));
   const weights = files.find((f) => f.path === WEIGHTS_FILE);

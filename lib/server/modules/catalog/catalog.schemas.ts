@@ -5,8 +5,7 @@
 import { z } from "@hono/zod-openapi";
 import { pathParam } from "../../http/openapi";
 import { pagedSchema, pageQuerySchema } from "../../http/paging";
-import { graphApiSchema } from "../projects/projects.schemas";
-import { jobConfigSchema } from "../training/training.schemas";
+import { graphApiSchema, jobConfigSchema } from "../projects/projects.schemas";
 
 export const BASE_MODEL_TASKS = [
   "classification",

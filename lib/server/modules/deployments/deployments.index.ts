@@ -1,7 +1,8 @@
 import { registerCredentialVerifier } from "../../http/credentials";
 import { createRouter } from "../../http/openapi";
 import { registerRequestLogSink } from "../../http/request-logging";
-import { resolveDeploymentKey } from "./deployments";
+import { registerAliasFollower } from "../registry/alias-followers";
+import { followAliasMove, resolveDeploymentKey } from "./deployments";
 import * as h from "./deployments.handlers";
 import * as r from "./deployments.routes";
 import * as ih from "./inference.handlers";
@@ -16,6 +17,9 @@ registerCredentialVerifier("deployment_key", async (c, secret) => {
   const found = await resolveDeploymentKey(c.get("db"), secret);
   return found ? { kind: "deployment_key", ...found } : null;
 });
+
+// Deployments that follow a registry alias move with it (the registry knows no deployment).
+registerAliasFollower(followAliasMove);
 
 // The calls served for a deployment (inference, OpenAI-compatible) go to its request log; the
 // request-logging middleware (http/) knows no service.

@@ -2,21 +2,16 @@
  * Who may see a hub model, and how rows become API views. A published public model is seen by
  * everyone; a draft or a private model only by its owner: to anyone else it does not exist (404).
  */
-import { and, eq, inArray, or, type SQL } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type HubModelRow, hubModels, users } from "../../db/schema";
+import { hubModelVisibleTo, isHubModelVisible } from "../../db/schema/hub";
 import { NotFoundError } from "../../errors";
 import type { HubModelSummaryView } from "./hub.schemas";
 
 /** The condition "the caller may see this model" (viewerId null for signed-out callers). */
-export function visibleTo(viewerId: string | null): SQL {
-  const listed = and(eq(hubModels.state, "published"), eq(hubModels.visibility, "public")) as SQL;
-  return viewerId ? (or(listed, eq(hubModels.ownerId, viewerId)) as SQL) : listed;
-}
-
-export function isVisible(row: HubModelRow, viewerId: string | null): boolean {
-  return (row.state === "published" && row.visibility === "public") || row.ownerId === viewerId;
-}
+export const visibleTo = hubModelVisibleTo;
+export const isVisible = isHubModelVisible;
 
 /** A model the caller may see, or 404. */
 export async function findVisibleModel(db: Db, viewerId: string | null, id: string): Promise<HubModelRow> {

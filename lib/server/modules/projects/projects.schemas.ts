@@ -4,6 +4,7 @@ import {
   architectureGraphSchema,
   graphEdgeSchema,
   layerNodeSchema,
+  OPTIMIZERS,
   trainingConfigSchema,
 } from "../../../ml/graph-types";
 import { TEMPLATE_IDS } from "../../../ml/templates";
@@ -46,6 +47,19 @@ const trainingOutputShape = Object.fromEntries(
 ) as { [K in keyof TrainingShape]: ReturnType<TrainingShape[K]["unwrap"]> };
 /** Training configuration as returned (every field present). */
 export const trainingConfigApiSchema = z.object(trainingOutputShape).openapi("TrainingConfig");
+
+/** The configuration a training job ran with (jobs, catalog entries and fine-tune runs record it). */
+export const jobConfigSchema = z
+  .object({
+    epochs: z.number().int(),
+    batch_size: z.number().int(),
+    learning_rate: z.number(),
+    optimizer: z.enum(OPTIMIZERS),
+    weight_decay: z.number(),
+    seed: z.number().int(),
+    validation_split: z.number(),
+  })
+  .openapi("TrainingJobConfig");
 
 export const analysisSummarySchema = z
   .object({

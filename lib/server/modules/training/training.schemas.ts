@@ -7,7 +7,7 @@ import { OPTIMIZERS } from "../../../ml/graph-types";
 import { TRAINING_RUNTIMES, TRAINING_STATES } from "../../db/schema/training";
 import { pathParam } from "../../http/openapi";
 import { pageQuerySchema } from "../../http/paging";
-import { graphApiSchema } from "../projects/projects.schemas";
+import { graphApiSchema, jobConfigSchema } from "../projects/projects.schemas";
 
 const dateTime = () => z.string().openapi({ format: "date-time" });
 
@@ -49,18 +49,6 @@ export const jobConfigInputSchema = z
       "Training configuration; omitted fields take the project's values. epochs 1–1000, batch_size 1–1024, " +
       "learning_rate in (0, 1].",
   });
-
-export const jobConfigSchema = z
-  .object({
-    epochs: z.number().int(),
-    batch_size: z.number().int(),
-    learning_rate: z.number(),
-    optimizer: z.enum(OPTIMIZERS),
-    weight_decay: z.number(),
-    seed: z.number().int(),
-    validation_split: z.number(),
-  })
-  .openapi("TrainingJobConfig");
 
 export const createJobBodySchema = z
   .object({

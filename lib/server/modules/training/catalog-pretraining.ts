@@ -20,7 +20,7 @@ import { DEFAULT_TRAINING_CONFIG } from "../../../ml/graph-types";
 import type { Db } from "../../db/client";
 import type { Preprocessing } from "../../db/schema/training";
 import { builtinPath, builtinVersionData, builtinVersionId, findBuiltin } from "../datasets/builtin";
-import { materializeDataset } from "../training/materialize";
+import { materializeDataset } from "./materialize";
 
 export const CATALOG_SEED = 42;
 /** Fraction of the rows (or of the text) held out as the test split. */

@@ -9,9 +9,9 @@
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { childEnv, runProcess } from "../training/executors/process";
-import { pythonPath } from "../training/executors/pytorch";
-import { prepareJobDir, sandboxEnabled, sandboxLimits, stageInput } from "../training/executors/sandbox";
+import { childEnv, runProcess } from "./executors/process";
+import { pythonPath } from "./executors/pytorch";
+import { prepareJobDir, sandboxEnabled, sandboxLimits, stageInput } from "./executors/sandbox";
 
 const TIME_LIMIT_MS = 300_000;
 
