@@ -2,6 +2,8 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { ConfirmButton } from "@/components/ui/confirm-button";
+import { accountKeys } from "@/lib/api/account/keys";
+import { useApiKeyUsage } from "@/lib/api/account/queries";
 import { $api, type Schemas } from "@/lib/api/client";
 
 function relative(iso: string | null): string {
@@ -11,11 +13,9 @@ function relative(iso: string | null): string {
 
 export function ApiKeyRow({ apiKey }: { apiKey: Schemas["ApiKey"] }) {
   const queryClient = useQueryClient();
-  const usage = $api.useQuery("get", "/api/v1/users/me/api-keys/{key_id}/usage", {
-    params: { path: { key_id: apiKey.id }, query: { days: 30 } },
-  });
+  const usage = useApiKeyUsage(apiKey.id);
   const revoke = $api.useMutation("delete", "/api/v1/users/me/api-keys/{key_id}", {
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/users/me/api-keys"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.apiKeys }),
   });
   return (
     <tr className="border-t border-border" data-testid="api-key-row">

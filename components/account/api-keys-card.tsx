@@ -8,20 +8,22 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { inputClass } from "@/components/ui/field";
+import { accountKeys } from "@/lib/api/account/keys";
+import { useApiKeys } from "@/lib/api/account/queries";
 import { $api, type Schemas } from "@/lib/api/client";
 import { LayerlineError } from "@/sdk/src/errors";
 import { ApiKeyRow } from "./api-key-row";
 
 export function ApiKeysCard() {
   const queryClient = useQueryClient();
-  const keys = $api.useQuery("get", "/api/v1/users/me/api-keys");
+  const keys = useApiKeys();
   const [created, setCreated] = useState<Schemas["CreatedApiKey"] | null>(null);
   const [name, setName] = useState("");
   const create = $api.useMutation("post", "/api/v1/users/me/api-keys", {
     onSuccess: (data) => {
       setCreated(data);
       setName("");
-      queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/users/me/api-keys"] });
+      queryClient.invalidateQueries({ queryKey: accountKeys.apiKeys });
     },
   });
   const submit = (e: FormEvent) => {

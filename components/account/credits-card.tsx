@@ -1,10 +1,10 @@
 "use client";
 
 import { Card, CardHeader } from "@/components/ui/card";
-import { $api } from "@/lib/api/client";
+import { useCredits } from "@/lib/api/account/queries";
 
 export function CreditsCard() {
-  const { data } = $api.useQuery("get", "/api/v1/users/me/credits");
+  const { data } = useCredits();
   return (
     <Card>
       <CardHeader title="Credits" description="Training and serving draw on your credit balance." />

@@ -2,7 +2,7 @@
 
 import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
-import { $api } from "@/lib/api/client";
+import { useEntitlements } from "@/lib/api/account/queries";
 
 const LIMIT_LABELS: Record<string, string> = {
   storage_bytes: "Storage (all files)",
@@ -39,7 +39,7 @@ function humanize(key: string): string {
 }
 
 export function PlanCard() {
-  const { data, isLoading } = $api.useQuery("get", "/api/v1/users/me/entitlements");
+  const { data, isLoading } = useEntitlements();
   return (
     <Card>
       <CardHeader

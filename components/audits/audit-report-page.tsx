@@ -5,32 +5,28 @@ import { FlaskConical } from "lucide-react";
 import { ProblemAlert } from "@/components/deployments/problem-alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
+import { auditKeys } from "@/lib/api/audits/keys";
+import { useAuditReport } from "@/lib/api/audits/queries";
 import { $api } from "@/lib/api/client";
 import { AuditReportView } from "./audit-report-view";
 import { DeleteAuditButton } from "./delete-audit-button";
 import { RetrainButton } from "./retrain-button";
 import { ShareAuditButton } from "./share-audit-button";
-import { REPORT_PATH } from "./types";
 
 /** /audits/[id]: the owner's report, refreshed while anything trains, with its actions. */
 export function AuditReportPage({ auditId }: { auditId: string }) {
   const queryClient = useQueryClient();
   const path = { audit_id: auditId };
-  const report = $api.useQuery(
-    "get",
-    REPORT_PATH,
-    { params: { path } },
-    {
-      refetchInterval: (q) => {
-        const d = q.state.data;
-        const busy =
-          d?.audit.state === "running" ||
-          d?.workloads.some((w) => w.candidates.some((c) => c.state === "training" || c.state === "trained"));
-        return busy ? 4000 : false;
-      },
+  const report = useAuditReport(auditId, {
+    refetchInterval: (q) => {
+      const d = q.state.data;
+      const busy =
+        d?.audit.state === "running" ||
+        d?.workloads.some((w) => w.candidates.some((c) => c.state === "training" || c.state === "trained"));
+      return busy ? 4000 : false;
     },
-  );
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ["get", REPORT_PATH] });
+  });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: auditKeys.reports });
   const cancel = $api.useMutation("post", "/api/v1/audits/{audit_id}/cancel", { onSuccess: refresh });
   const evaluate = $api.useMutation("post", "/api/v1/audits/{audit_id}/candidates/{candidate_id}/evaluate", {
     onSuccess: refresh,

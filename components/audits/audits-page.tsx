@@ -10,11 +10,10 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { LIST_ROW, ListTable } from "@/components/ui/list-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
-import { $api } from "@/lib/api/client";
+import { useAudits } from "@/lib/api/audits/queries";
 import { formatAgo } from "@/lib/training-ui/durations";
 import { AuditStateBadge } from "./audit-state-badge";
 import { pct } from "./format";
-import { AUDITS_PATH } from "./types";
 
 const PAGE_SIZE = 25;
 
@@ -22,10 +21,8 @@ const PAGE_SIZE = 25;
 export function AuditsPage() {
   const [page, setPage] = useState(1);
   const now = useNow(false);
-  const list = $api.useQuery(
-    "get",
-    AUDITS_PATH,
-    { params: { query: { page, limit: PAGE_SIZE } } },
+  const list = useAudits(
+    { page, limit: PAGE_SIZE },
     { placeholderData: keepPreviousData, refetchInterval: 5000 },
   );
   const data = list.data;

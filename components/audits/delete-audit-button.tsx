@@ -4,8 +4,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { ProblemAlert } from "@/components/deployments/problem-alert";
 import { TypedConfirmDelete } from "@/components/ui/typed-confirm-delete";
+import { auditKeys } from "@/lib/api/audits/keys";
 import { $api } from "@/lib/api/client";
-import { AUDITS_PATH } from "./types";
 
 /** Delete, confirmed by typing the audit's name: the audit and every dataset, run and deployment it made. */
 export function DeleteAuditButton({ auditId, name }: { auditId: string; name: string }) {
@@ -13,7 +13,7 @@ export function DeleteAuditButton({ auditId, name }: { auditId: string; name: st
   const queryClient = useQueryClient();
   const remove = $api.useMutation("delete", "/api/v1/audits/{audit_id}", {
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["get", AUDITS_PATH] });
+      void queryClient.invalidateQueries({ queryKey: auditKeys.list });
       router.push("/audits");
     },
   });

@@ -6,7 +6,10 @@ import { type FormEvent, useState } from "react";
 import { ProblemAlert } from "@/components/deployments/problem-alert";
 import { Button } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
+import { auditKeys } from "@/lib/api/audits/keys";
+import { useBaseModelList } from "@/lib/api/catalog/queries";
 import { $api } from "@/lib/api/client";
+import { useRecipes } from "@/lib/api/training/queries";
 import type { ReportWorkload } from "./types";
 
 const TASKS: Record<ReportWorkload["task"], string[]> = {
@@ -18,8 +21,8 @@ const TASKS: Record<ReportWorkload["task"], string[]> = {
 export function RetrainButton({ auditId, workload }: { auditId: string; workload: ReportWorkload }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const recipes = $api.useQuery("get", "/api/v1/training/recipes", {}, { enabled: open });
-  const catalog = $api.useQuery("get", "/api/v1/foundation-catalog", {}, { enabled: open });
+  const recipes = useRecipes(undefined, { enabled: open });
+  const catalog = useBaseModelList(undefined, { enabled: open });
   const tasks = TASKS[workload.task];
   const recipeOptions = (recipes.data?.items ?? []).filter((r) =>
     workload.task === "generation"
@@ -31,7 +34,7 @@ export function RetrainButton({ auditId, workload }: { auditId: string; workload
   const [base, setBase] = useState("");
   const start = $api.useMutation("post", "/api/v1/audits/{audit_id}/workloads/{workload_id}/candidates", {
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/audits/{audit_id}/report"] });
+      void queryClient.invalidateQueries({ queryKey: auditKeys.reports });
       setOpen(false);
     },
   });

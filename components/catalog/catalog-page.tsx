@@ -8,7 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { $api } from "@/lib/api/client";
+import { useBaseModelList } from "@/lib/api/catalog/queries";
 import { type BaseModelTask, TASK_LABELS } from "./catalog-format";
 import { ModelCard } from "./model-card";
 
@@ -52,9 +52,7 @@ function Pill({
 export function CatalogPage() {
   const [task, setTask] = useState<BaseModelTask | "">("");
   const [source, setSource] = useState<Source>("catalog");
-  const list = $api.useQuery("get", "/api/v1/foundation-catalog", {
-    params: { query: { task: task || undefined, source, limit: 100 } },
-  });
+  const list = useBaseModelList({ task: task || undefined, source, limit: 100 });
   const items = list.data?.items ?? [];
   return (
     <>

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { errorMessage } from "@/components/training/error-message";
 import { Button } from "@/components/ui/button";
 import { $api } from "@/lib/api/client";
+import { projectKeys } from "@/lib/api/projects/keys";
 import type { BaseModel } from "./catalog-format";
 
 /** Creates a project from the base model's graph and configuration, then opens it in the editor. */
@@ -14,7 +15,7 @@ export function OpenInEditorButton({ model }: { model: BaseModel }) {
   const queryClient = useQueryClient();
   const create = $api.useMutation("post", "/api/v1/projects", {
     onSuccess: (project) => {
-      queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects"] });
+      queryClient.invalidateQueries({ queryKey: projectKeys.list });
       router.push(`/projects/${project.id}`);
     },
   });

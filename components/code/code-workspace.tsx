@@ -1,6 +1,5 @@
 "use client";
 
-import { keepPreviousData } from "@tanstack/react-query";
 import { CircleAlert, Download, RefreshCw, Sparkles, Workflow } from "lucide-react";
 import dynamic from "next/dynamic";
 import Link from "next/link";
@@ -11,7 +10,8 @@ import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { CopyButton } from "@/components/ui/copy-button";
-import { $api } from "@/lib/api/client";
+import { useCodePreview, useCodeValidation } from "@/lib/api/codegen/queries";
+import { useProject } from "@/lib/api/projects/queries";
 import { LayerlineError } from "@/sdk/src/errors";
 import { FileIcon, FileTree, languageLabel } from "./file-tree";
 import {
@@ -182,21 +182,10 @@ export function CodeWorkspace({
 }) {
   const [target, setTarget] = useState<CodegenTarget>(initialTarget);
   const [selected, setSelected] = useState<string | null>(null);
-  const path = { project_id: projectId };
 
-  const project = $api.useQuery("get", "/api/v1/projects/{project_id}", { params: { path } });
-  const preview = $api.useQuery(
-    "get",
-    "/api/v1/projects/{project_id}/code-preview",
-    { params: { path, query: { target } } },
-    { staleTime: 0, placeholderData: keepPreviousData },
-  );
-  const validation = $api.useQuery(
-    "post",
-    "/api/v1/projects/{project_id}/validate",
-    { params: { path, query: { target } } },
-    { staleTime: 0, placeholderData: keepPreviousData },
-  );
+  const project = useProject(projectId);
+  const preview = useCodePreview(projectId, target);
+  const validation = useCodeValidation(projectId, target);
   const generation = useCodeGeneration(projectId);
 
   const changeTarget = (next: CodegenTarget) => {

@@ -3,6 +3,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { $api } from "@/lib/api/client";
+import { codeTaskQuery } from "@/lib/api/codegen/keys";
+import { useCodeTask } from "@/lib/api/codegen/queries";
 import { LayerlineError } from "@/sdk/src/errors";
 import { type CodegenTarget, type CodegenTask, errorText } from "./format";
 
@@ -31,18 +33,9 @@ export function useCodeGeneration(projectId: string) {
   const [taskId, setTaskId] = useState<string | null>(null);
 
   const start = $api.useMutation("post", "/api/v1/projects/{project_id}/generate-code");
-  const taskQuery = $api.queryOptions("get", "/api/v1/projects/{project_id}/code-status/{task_id}", {
-    params: { path: { project_id: projectId, task_id: taskId ?? "" } },
-  });
-  const task = $api.useQuery(
-    "get",
-    "/api/v1/projects/{project_id}/code-status/{task_id}",
-    { params: { path: { project_id: projectId, task_id: taskId ?? "" } } },
-    {
-      enabled: taskId !== null,
-      staleTime: 0,
-      refetchInterval: (q) => (isFinal(q.state.data?.state) || q.state.status === "error" ? false : POLL_MS),
-    },
+  const taskQuery = codeTaskQuery(projectId, taskId);
+  const task = useCodeTask(projectId, taskId, (q) =>
+    isFinal(q.state.data?.state) || q.state.status === "error" ? false : POLL_MS,
   );
   const cancelMutation = $api.useMutation(
     "post",

@@ -4,7 +4,7 @@ import { Info, Loader2, RotateCw } from "lucide-react";
 import type { ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { $api } from "@/lib/api/client";
+import { useDatasetPreview } from "@/lib/api/datasets/queries";
 import { formatCount } from "@/lib/datasets-ui/format";
 import { errorMessage } from "./error-message";
 import type { DatasetTabProps } from "./types";
@@ -20,12 +20,9 @@ const SAMPLE_IMAGES = 24;
  */
 export function DataTab({ dataset, version }: DatasetTabProps) {
   const hasImages = version.schema.format === "image_zip" || dataset.image_layout !== null;
-  const preview = $api.useQuery(
-    "get",
-    "/api/v1/datasets/{dataset_id}/preview",
-    {
-      params: { path: { dataset_id: dataset.id }, query: { rows: SAMPLE_IMAGES, version_id: version.id } },
-    },
+  const preview = useDatasetPreview(
+    dataset.id,
+    { rows: SAMPLE_IMAGES, version_id: version.id },
     { enabled: hasImages },
   );
   const paged = usePagedRows(dataset.id, version);

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
-import { $api } from "@/lib/api/client";
+import { useDatasetList, useDatasetPages } from "@/lib/api/datasets/queries";
 import { FORMAT_LABELS, TASK_LABELS } from "@/lib/datasets-ui/format";
 import { DatasetTable } from "./dataset-table";
 import { takeDatasetFlash } from "./flash";
@@ -46,21 +46,9 @@ export function DatasetBrowser() {
   const filters = { q: q || undefined, format: format || undefined, task: task || undefined };
   const filtering = Boolean(q || format || task);
 
-  const mine = $api.useInfiniteQuery(
-    "get",
-    "/api/v1/datasets/browse",
-    { params: { query: { ...filters, mine: "true", include_builtin: "false", limit: PAGE } } },
-    {
-      pageParamName: "skip",
-      initialPageParam: 0,
-      getNextPageParam: (last, all) =>
-        last.length < PAGE ? undefined : all.reduce((n, p) => n + p.length, 0),
-    },
-  );
+  const mine = useDatasetPages({ ...filters, mine: "true", include_builtin: "false" }, PAGE);
   // Built-ins come first in browsing, then public datasets of others; one page of 100 covers them.
-  const others = $api.useQuery("get", "/api/v1/datasets/browse", {
-    params: { query: { ...filters, mine: "false", include_builtin: "true", limit: 100 } },
-  });
+  const others = useDatasetList({ ...filters, mine: "false", include_builtin: "true", limit: 100 });
   const mineItems = mine.data?.pages.flat() ?? [];
   const builtins = others.data?.filter((d) => d.builtin) ?? [];
   const shared = others.data?.filter((d) => !d.builtin && d.read_only) ?? [];

@@ -8,7 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { type TabDef, Tabs } from "@/components/ui/tabs";
-import { $api } from "@/lib/api/client";
+import { useDataset, useDatasetVersion } from "@/lib/api/datasets/queries";
 import { LayerlineError } from "@/sdk/src/errors";
 import { ColumnsTab } from "./columns-tab";
 import { DataTab } from "./data-tab";
@@ -59,16 +59,9 @@ export function DatasetPage({ id }: { id: string }) {
     router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
   };
 
-  const dataset = $api.useQuery("get", "/api/v1/datasets/{dataset_id}", {
-    params: { path: { dataset_id: id } },
-  });
+  const dataset = useDataset(id);
   const versionId = search.get("version") ?? dataset.data?.current_version_id ?? "";
-  const version = $api.useQuery(
-    "get",
-    "/api/v1/datasets/{dataset_id}/versions/{version_id}",
-    { params: { path: { dataset_id: id, version_id: versionId } } },
-    { enabled: versionId !== "" },
-  );
+  const version = useDatasetVersion(id, versionId, { enabled: versionId !== "" });
 
   if (dataset.error) {
     const notFound = dataset.error instanceof LayerlineError && dataset.error.status === 404;

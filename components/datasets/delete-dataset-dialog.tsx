@@ -10,6 +10,8 @@ import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
 import { $api } from "@/lib/api/client";
+import { datasetKeys } from "@/lib/api/datasets/keys";
+import { projectKeys } from "@/lib/api/projects/keys";
 import { formatBytes } from "@/lib/datasets-ui/format";
 import { LayerlineError } from "@/sdk/src/errors";
 import { errorMessage } from "./error-message";
@@ -38,12 +40,8 @@ export function DeleteDatasetDialog({
       setDatasetFlash(`“${dataset.name}” was deleted.`);
       // The lists are refreshed when next shown; this page's own queries are left alone (refetching
       // them now would flash "not found" while the browser opens).
-      for (const path of [
-        "/api/v1/datasets/browse",
-        "/api/v1/datasets/storage/quota",
-        "/api/v1/projects/{project_id}/datasets",
-      ])
-        queryClient.invalidateQueries({ queryKey: ["get", path], refetchType: "none" });
+      for (const queryKey of [datasetKeys.browse, datasetKeys.quota, projectKeys.datasets])
+        queryClient.invalidateQueries({ queryKey, refetchType: "none" });
       router.push("/datasets");
     },
   });

@@ -9,6 +9,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { $api } from "@/lib/api/client";
+import { datasetKeys } from "@/lib/api/datasets/keys";
+import { useDatasetTask } from "@/lib/api/datasets/queries";
 import { formatCount, formatDate, formatPercent, formatRelative } from "@/lib/datasets-ui/format";
 import { piiColumns, piiKindLabel, sortFlaggedFirst } from "@/lib/datasets-ui/pii";
 import { errorMessage } from "./error-message";
@@ -24,21 +26,12 @@ export function PiiTab({ dataset, version }: DatasetTabProps) {
   const start = $api.useMutation("post", "/api/v1/datasets/{dataset_id}/versions/{version_id}/pii-scan", {
     onSuccess: (t) => setTaskId(t.task_id),
   });
-  const task = $api.useQuery(
-    "get",
-    "/api/v1/datasets/tasks/{task_id}",
-    { params: { path: { task_id: taskId ?? "" } } },
-    {
-      enabled: taskId !== null,
-      refetchInterval: (q) => (q.state.data && FINISHED.has(q.state.data.state) ? false : 600),
-    },
-  );
+  const task = useDatasetTask(taskId, {
+    refetchInterval: (q) => (q.state.data && FINISHED.has(q.state.data.state) ? false : 600),
+  });
   const state = task.data?.state;
   useEffect(() => {
-    if (state === "succeeded")
-      queryClient.invalidateQueries({
-        queryKey: ["get", "/api/v1/datasets/{dataset_id}/versions/{version_id}"],
-      });
+    if (state === "succeeded") queryClient.invalidateQueries({ queryKey: datasetKeys.version });
   }, [state, queryClient]);
 
   const waitingForReport =

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQueries, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { FolderKanban, Link2, Unlink } from "lucide-react";
 import Link from "next/link";
 import { useId, useState } from "react";
@@ -10,6 +10,8 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { $api } from "@/lib/api/client";
+import { projectKeys } from "@/lib/api/projects/keys";
+import { useProjects, useProjectsDatasets } from "@/lib/api/projects/queries";
 import { formatRelative } from "@/lib/datasets-ui/format";
 import { errorMessage } from "./error-message";
 import type { DatasetTabProps } from "./types";
@@ -19,16 +21,10 @@ export function ProjectsTab({ dataset }: DatasetTabProps) {
   const queryClient = useQueryClient();
   const selectId = useId();
   const [choice, setChoice] = useState("");
-  const projects = $api.useQuery("get", "/api/v1/projects", { params: { query: { limit: 100 } } });
+  const projects = useProjects({ limit: 100 });
   const items = projects.data?.items ?? [];
   // There is no "projects of a dataset" route: ask each project for its linked datasets.
-  const links = useQueries({
-    queries: items.map((p) =>
-      $api.queryOptions("get", "/api/v1/projects/{project_id}/datasets", {
-        params: { path: { project_id: p.id }, query: { limit: 100 } },
-      }),
-    ),
-  });
+  const links = useProjectsDatasets(items.map((p) => p.id));
   const linkedAt = new Map<string, string>();
   items.forEach((p, i) => {
     const found = links[i]?.data?.find((d) => d.id === dataset.id);
@@ -39,8 +35,7 @@ export function ProjectsTab({ dataset }: DatasetTabProps) {
   const unlinked = items.filter((p) => !linkedAt.has(p.id));
   const selected = unlinked.some((p) => p.id === choice) ? choice : (unlinked[0]?.id ?? "");
 
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects/{project_id}/datasets"] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: projectKeys.datasets });
   const link = $api.useMutation("post", "/api/v1/projects/{project_id}/datasets", { onSuccess: refresh });
   const unlink = $api.useMutation("delete", "/api/v1/projects/{project_id}/datasets/{dataset_id}", {
     onSuccess: refresh,

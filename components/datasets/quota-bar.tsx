@@ -2,7 +2,7 @@
 
 import { HardDrive } from "lucide-react";
 import { cn } from "@/components/ui/cn";
-import { $api } from "@/lib/api/client";
+import { useStorageQuota } from "@/lib/api/datasets/queries";
 import { formatBytes, formatPercent } from "@/lib/datasets-ui/format";
 import { quotaUsage } from "@/lib/datasets-ui/upload-errors";
 
@@ -18,7 +18,7 @@ const KIND_LABELS = {
 
 /** Everything the caller stores (datasets, checkpoints, model files, hub, registry) against the plan's quota. */
 export function QuotaBar() {
-  const { data } = $api.useQuery("get", "/api/v1/datasets/storage/quota");
+  const { data } = useStorageQuota();
   const usage = data ? quotaUsage(data.used_bytes, data.limit_bytes) : null;
   return (
     <div className="flex min-w-64 flex-[1_1_18rem] items-center gap-3 rounded-lg border border-border bg-panel px-4 py-3">

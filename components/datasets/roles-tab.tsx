@@ -10,6 +10,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { $api } from "@/lib/api/client";
+import { datasetKeys } from "@/lib/api/datasets/keys";
 import { formatCount, taskLabel } from "@/lib/datasets-ui/format";
 import {
   inferTask,
@@ -63,8 +64,8 @@ export function RolesTab({ dataset, version }: DatasetTabProps) {
   const save = $api.useMutation("patch", "/api/v1/datasets/{dataset_id}/roles", {
     onSuccess: (data) => {
       setSavedTask(data.task ?? "none");
-      queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/datasets/{dataset_id}"] });
-      queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/datasets/browse"] });
+      queryClient.invalidateQueries({ queryKey: datasetKeys.detail });
+      queryClient.invalidateQueries({ queryKey: datasetKeys.browse });
     },
   });
   const serverError = save.error instanceof LayerlineError ? save.error : null;

@@ -9,11 +9,11 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { $api } from "@/lib/api/client";
+import { DATASET_QUERY_KEYS } from "@/lib/api/datasets/keys";
 import { formatBytes, formatCount } from "@/lib/datasets-ui/format";
 import { LayerlineError } from "@/sdk/src/errors";
 import { DeleteDatasetDialog } from "./delete-dataset-dialog";
 import { errorMessage } from "./error-message";
-import { DATASET_QUERY_PATHS } from "./keys";
 import type { DatasetTabProps } from "./types";
 
 type Visibility = "private" | "public";
@@ -35,7 +35,7 @@ const VISIBILITY: Record<Visibility, { label: string; icon: typeof Lock; descrip
 function useInvalidateDataset() {
   const queryClient = useQueryClient();
   return () => {
-    for (const path of DATASET_QUERY_PATHS) queryClient.invalidateQueries({ queryKey: ["get", path] });
+    for (const queryKey of DATASET_QUERY_KEYS) queryClient.invalidateQueries({ queryKey });
   };
 }
 

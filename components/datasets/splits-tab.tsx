@@ -9,6 +9,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { $api } from "@/lib/api/client";
+import { datasetKeys } from "@/lib/api/datasets/keys";
 import { formatCount, formatPercent, formatRelative } from "@/lib/datasets-ui/format";
 import {
   classBalance,
@@ -74,10 +75,7 @@ export function SplitsTab({ dataset, version }: DatasetTabProps) {
     "post",
     "/api/v1/datasets/{dataset_id}/versions/{version_id}/splits/explicit",
     {
-      onSuccess: () =>
-        queryClient.invalidateQueries({
-          queryKey: ["get", "/api/v1/datasets/{dataset_id}/versions/{version_id}"],
-        }),
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: datasetKeys.version }),
     },
   );
   const saved = version.splits;

@@ -9,7 +9,8 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { $api } from "@/lib/api/client";
+import { datasetKeys } from "@/lib/api/datasets/keys";
+import { useStorageQuota } from "@/lib/api/datasets/queries";
 import { baseName, formatBytes, formatCount, formatLabel } from "@/lib/datasets-ui/format";
 import { precheckFile } from "@/lib/datasets-ui/upload-errors";
 import { UploadProgress } from "./upload-progress";
@@ -44,12 +45,12 @@ export function UploadDialog({
   }, [open, initialSource]);
   const queryClient = useQueryClient();
   const upload = useXhrUpload(() => {
-    queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/datasets/browse"] });
-    queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/datasets/storage/quota"] });
+    queryClient.invalidateQueries({ queryKey: datasetKeys.browse });
+    queryClient.invalidateQueries({ queryKey: datasetKeys.quota });
     if (datasetId) {
-      queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/datasets/{dataset_id}"] });
-      queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/datasets/{dataset_id}/versions"] });
-      queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/datasets/{dataset_id}/preview"] });
+      queryClient.invalidateQueries({ queryKey: datasetKeys.detail });
+      queryClient.invalidateQueries({ queryKey: datasetKeys.versions });
+      queryClient.invalidateQueries({ queryKey: datasetKeys.preview });
     }
   });
   const busy = upload.state.phase === "uploading" || upload.state.phase === "processing";
@@ -154,7 +155,7 @@ function UploadForm({
   upload: ReturnType<typeof useXhrUpload>;
   onClose: () => void;
 }) {
-  const quota = $api.useQuery("get", "/api/v1/datasets/storage/quota");
+  const quota = useStorageQuota();
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState("");
   const [nameTouched, setNameTouched] = useState(false);

@@ -10,6 +10,8 @@ import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { $api } from "@/lib/api/client";
+import { datasetKeys } from "@/lib/api/datasets/keys";
+import { useDatasetTask } from "@/lib/api/datasets/queries";
 import { describeFetchProgress, isFinished, nameFromUrl } from "@/lib/datasets-ui/url-import";
 import { LayerlineError } from "@/sdk/src/errors";
 import { errorMessage } from "./error-message";
@@ -35,17 +37,11 @@ export function UrlImportForm({ onClose }: { onClose: () => void }) {
   const start = $api.useMutation("post", "/api/v1/datasets/from-url", {
     onSuccess: (task) => setTaskId(task.task_id),
   });
-  const task = $api.useQuery(
-    "get",
-    "/api/v1/datasets/tasks/{task_id}",
-    { params: { path: { task_id: taskId ?? "" } } },
-    {
-      enabled: taskId !== null,
-      refetchInterval: (q) => (isFinished(q.state.data) ? false : POLL_MS),
-      refetchIntervalInBackground: true,
-      staleTime: 0,
-    },
-  );
+  const task = useDatasetTask(taskId, {
+    refetchInterval: (q) => (isFinished(q.state.data) ? false : POLL_MS),
+    refetchIntervalInBackground: true,
+    staleTime: 0,
+  });
   const t = task.data;
   const running = start.isPending || (taskId !== null && !isFinished(t) && !task.error);
   const failed = t?.state === "failed" || t?.state === "cancelled";
@@ -56,8 +52,8 @@ export function UrlImportForm({ onClose }: { onClose: () => void }) {
   useEffect(() => {
     if (!datasetId || opened.current === datasetId) return;
     opened.current = datasetId;
-    queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/datasets/browse"] });
-    queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/datasets/storage/quota"] });
+    queryClient.invalidateQueries({ queryKey: datasetKeys.browse });
+    queryClient.invalidateQueries({ queryKey: datasetKeys.quota });
     router.push(`/datasets/${datasetId}`);
     onClose();
   }, [datasetId, queryClient, router, onClose]);

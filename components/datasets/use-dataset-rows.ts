@@ -3,10 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "@/lib/api/client";
+import { datasetKeys } from "@/lib/api/datasets/keys";
 import { type Cell, toCell } from "@/lib/datasets-ui/cells";
 import { pagesFor } from "@/lib/datasets-ui/windowing";
 import { errorMessage } from "./error-message";
-import { datasetKeys } from "./keys";
 import type { DatasetVersion } from "./types";
 
 /**

@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { $api } from "@/lib/api/client";
+import { useDatasetVersions } from "@/lib/api/datasets/queries";
 import { formatBytes, formatCount, formatDate, formatRelative, shortHash } from "@/lib/datasets-ui/format";
 import { errorMessage } from "./error-message";
 import type { DatasetTabProps } from "./types";
@@ -22,9 +22,7 @@ export function VersionsTab({
   onUpload,
 }: DatasetTabProps & { onView: (versionId: string) => void; onUpload: () => void }) {
   const [page, setPage] = useState(1);
-  const versions = $api.useQuery("get", "/api/v1/datasets/{dataset_id}/versions", {
-    params: { path: { dataset_id: dataset.id }, query: { page, limit: LIMIT } },
-  });
+  const versions = useDatasetVersions(dataset.id, { page, limit: LIMIT });
   const data = versions.data;
   return (
     <Card>

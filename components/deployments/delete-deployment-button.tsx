@@ -4,8 +4,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { TypedConfirmDelete } from "@/components/ui/typed-confirm-delete";
 import { $api } from "@/lib/api/client";
+import { deploymentKeys } from "@/lib/api/deployments/keys";
 import { forgetKey } from "./key-store";
-import { DEPLOYMENTS_PATH } from "./keys";
 import { ProblemAlert } from "./problem-alert";
 import type { Deployment } from "./types";
 
@@ -16,7 +16,7 @@ export function DeleteDeploymentButton({ deployment }: { deployment: Deployment 
   const remove = $api.useMutation("delete", "/api/v1/deployments/{deployment_id}", {
     onSuccess: () => {
       forgetKey(deployment.id);
-      void queryClient.invalidateQueries({ queryKey: ["get", DEPLOYMENTS_PATH] });
+      void queryClient.invalidateQueries({ queryKey: deploymentKeys.list });
       router.push("/deployments");
     },
   });

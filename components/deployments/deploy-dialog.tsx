@@ -8,10 +8,10 @@ import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
+import { deploymentKeys } from "@/lib/api/deployments/keys";
 import { LayerlineError } from "@/sdk/src/errors";
 import { KeyDialog } from "./key-dialog";
 import { rememberKey } from "./key-store";
-import { DEPLOYMENTS_PATH } from "./keys";
 import type { DeploymentWithKey } from "./types";
 
 /** A deployment name from another one ("Iris MLP on Iris" → "iris-mlp-on-iris"), or `fallback`. */
@@ -77,7 +77,7 @@ export function DeployDialog({
     try {
       const d = await create(name.trim(), idempotencyKey);
       if (d.api_key) rememberKey(d.id, d.api_key);
-      queryClient.invalidateQueries({ queryKey: ["get", DEPLOYMENTS_PATH] });
+      queryClient.invalidateQueries({ queryKey: deploymentKeys.list });
       onCreated?.();
       setOpen(false);
       setCreated(d);

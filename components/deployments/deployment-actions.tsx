@@ -6,10 +6,10 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { $api } from "@/lib/api/client";
+import { deploymentKeys, deploymentQuery } from "@/lib/api/deployments/keys";
 import { DeleteDeploymentButton } from "./delete-deployment-button";
 import { KeyDialog } from "./key-dialog";
 import { rememberKey } from "./key-store";
-import { DEPLOYMENTS_PATH, deploymentQuery } from "./keys";
 import type { Deployment } from "./types";
 
 /** Pause/resume, rotate the key (asks first, then shows the new key once), delete. */
@@ -25,7 +25,7 @@ export function DeploymentActions({
   const settle = {
     onSuccess: (d: Deployment) => {
       queryClient.setQueryData(deploymentQuery(d.id).queryKey, d);
-      void queryClient.invalidateQueries({ queryKey: ["get", DEPLOYMENTS_PATH] });
+      void queryClient.invalidateQueries({ queryKey: deploymentKeys.list });
       onError(null);
     },
     onError,

@@ -1,17 +1,16 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { Activity, Code2, History, MessageSquare, Play, ScrollText, SearchX } from "lucide-react";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { errorMessage } from "@/components/training/error-message";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { useDeployment, useDeploymentLogs } from "@/lib/api/deployments/queries";
 import { LayerlineError } from "@/sdk/src/errors";
 import { ChatPlayground } from "./chat-playground";
 import { ConsoleHeader } from "./console-header";
 import { type ConsoleTab, ConsoleTabs } from "./console-tabs";
-import { deploymentQuery, logsQuery } from "./keys";
 import { LogsPanel } from "./logs-panel";
 import { MetricsPanel } from "./metrics-panel";
 import { ProblemAlert } from "./problem-alert";
@@ -36,8 +35,8 @@ const TABS: ConsoleTab<TabId>[] = [
  * requests, state changes and revisions into the cache the panels read.
  */
 export function DeploymentConsole({ deploymentId }: { deploymentId: string }) {
-  const deployment = useQuery(deploymentQuery(deploymentId));
-  const logs = useQuery(logsQuery(deploymentId));
+  const deployment = useDeployment(deploymentId);
+  const logs = useDeploymentLogs(deploymentId);
   const stream = useDeploymentStream(deploymentId, deployment.isSuccess && logs.isFetched);
   const [tab, setTab] = useState<TabId>("try");
   const [actionError, setActionError] = useState<unknown>(null);

@@ -11,9 +11,8 @@ import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
-import { $api } from "@/lib/api/client";
+import { useDeployments } from "@/lib/api/deployments/queries";
 import { DeploymentsTable } from "./deployments-table";
-import { DEPLOYMENTS_PATH } from "./keys";
 
 const PAGE_SIZE = 25;
 
@@ -21,12 +20,7 @@ const PAGE_SIZE = 25;
 export function DeploymentsPage() {
   const [page, setPage] = useState(1);
   const now = useNow(false);
-  const list = $api.useQuery(
-    "get",
-    DEPLOYMENTS_PATH,
-    { params: { query: { page, limit: PAGE_SIZE } } },
-    { placeholderData: keepPreviousData },
-  );
+  const list = useDeployments({ page, limit: PAGE_SIZE }, { placeholderData: keepPreviousData });
   const data = list.data;
   return (
     <div className="max-w-6xl">

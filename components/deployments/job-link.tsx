@@ -1,16 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { $api } from "@/lib/api/client";
+import { useJob } from "@/lib/api/training/queries";
 
 /** A link to the training job (or fine-tuning run) a deployment serves, by its name once known. */
 export function JobLink({ jobId, underline = false }: { jobId: string | null; underline?: boolean }) {
-  const job = $api.useQuery(
-    "get",
-    "/api/v1/training/jobs/{job_id}",
-    { params: { path: { job_id: jobId ?? "" } } },
-    { enabled: jobId !== null, retry: false },
-  );
+  const job = useJob(jobId, { enabled: jobId !== null, retry: false });
   if (!jobId) return <span className="text-muted">–</span>;
   return (
     <Link

@@ -1,9 +1,8 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { logsQuery } from "./keys";
+import { useDeploymentLogs } from "@/lib/api/deployments/queries";
 import { ProblemAlert } from "./problem-alert";
 import type { DeploymentLogEntry } from "./types";
 
@@ -52,7 +51,7 @@ function Entry({ e }: { e: DeploymentLogEntry }) {
 
 /** The request log, newest first: the route's last entries, then every request as it happens. */
 export function LogsPanel({ deploymentId }: { deploymentId: string }) {
-  const logs = useQuery(logsQuery(deploymentId));
+  const logs = useDeploymentLogs(deploymentId);
   const items = logs.data?.items ?? [];
   return (
     <Card>

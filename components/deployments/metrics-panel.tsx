@@ -1,6 +1,5 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import {
   Bar,
@@ -17,8 +16,9 @@ import {
 import { useDarkTheme } from "@/components/code/use-dark-theme";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
+import type { MetricsWindow } from "@/lib/api/deployments/keys";
+import { useDeploymentMetrics } from "@/lib/api/deployments/queries";
 import { fillWindow, WINDOW_MS } from "@/lib/deployments-ui/live-metrics";
-import { type MetricsWindow, metricsQuery } from "./keys";
 import { ProblemAlert } from "./problem-alert";
 import type { DeploymentMetrics } from "./types";
 
@@ -169,7 +169,7 @@ function Charts({ metrics, window }: { metrics: DeploymentMetrics; window: Metri
 /** Requests, errors and latency percentiles over a window: read from the route, then kept live. */
 export function MetricsPanel({ deploymentId }: { deploymentId: string }) {
   const [window, setWindow] = useState<MetricsWindow>("1h");
-  const metrics = useQuery(metricsQuery(deploymentId, window));
+  const metrics = useDeploymentMetrics(deploymentId, window);
   const t = metrics.data?.totals;
   return (
     <Card>

@@ -1,14 +1,15 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { History } from "lucide-react";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { $api } from "@/lib/api/client";
+import { deploymentKeys, deploymentQuery, revisionsQuery } from "@/lib/api/deployments/keys";
+import { useDeploymentRevisions } from "@/lib/api/deployments/queries";
 import { type RevisionChange, withChanges } from "@/lib/deployments-ui/revision-diff";
 import { formatAgo } from "@/lib/training-ui/durations";
 import { JobLink } from "./job-link";
-import { DEPLOYMENTS_PATH, deploymentQuery, revisionsQuery } from "./keys";
 import { ProblemAlert } from "./problem-alert";
 import type { Deployment } from "./types";
 
@@ -45,12 +46,12 @@ function Change({ change }: { change: RevisionChange }) {
 /** Every revision, newest first, with what it changed; any older one can be rolled back to. */
 export function RevisionsPanel({ deployment }: { deployment: Deployment }) {
   const queryClient = useQueryClient();
-  const revisions = useQuery(revisionsQuery(deployment.id));
+  const revisions = useDeploymentRevisions(deployment.id);
   const rollBack = $api.useMutation("put", "/api/v1/deployments/{deployment_id}", {
     onSuccess: (d) => {
       queryClient.setQueryData(deploymentQuery(d.id).queryKey, d);
       void queryClient.invalidateQueries({ queryKey: revisionsQuery(d.id).queryKey });
-      void queryClient.invalidateQueries({ queryKey: ["get", DEPLOYMENTS_PATH] });
+      void queryClient.invalidateQueries({ queryKey: deploymentKeys.list });
     },
   });
   const list = withChanges(revisions.data ?? []);

@@ -3,13 +3,6 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { api } from "@/lib/api/client";
-import { applyRequests, type LiveSamples, WINDOW_MS } from "@/lib/deployments-ui/live-metrics";
-import {
-  DEPLOYMENT_EVENT_KINDS,
-  type DeploymentEvent,
-  parseDeploymentEvent,
-} from "@/lib/deployments-ui/stream-events";
-import { resumeUrl } from "@/lib/training-ui/stream-events";
 import {
   DEPLOYMENTS_PATH,
   deploymentQuery,
@@ -18,7 +11,14 @@ import {
   type MetricsWindow,
   metricsQuery,
   revisionsQuery,
-} from "./keys";
+} from "@/lib/api/deployments/keys";
+import { applyRequests, type LiveSamples, WINDOW_MS } from "@/lib/deployments-ui/live-metrics";
+import {
+  DEPLOYMENT_EVENT_KINDS,
+  type DeploymentEvent,
+  parseDeploymentEvent,
+} from "@/lib/deployments-ui/stream-events";
+import { resumeUrl } from "@/lib/training-ui/stream-events";
 import type { Deployment, DeploymentLogEntry, DeploymentLogs, DeploymentMetrics } from "./types";
 
 const FLUSH_MS = 250;

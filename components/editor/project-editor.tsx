@@ -10,7 +10,9 @@ import { ShareDialog } from "@/components/projects/share-dialog";
 import { cn } from "@/components/ui/cn";
 import { useRestoreVersion } from "@/components/versions/use-restore-version";
 import { VersionsPanel } from "@/components/versions/versions-panel";
-import { $api, type Schemas } from "@/lib/api/client";
+import type { Schemas } from "@/lib/api/client";
+import { projectKeys } from "@/lib/api/projects/keys";
+import { useProject } from "@/lib/api/projects/queries";
 import { EditorCanvas } from "./editor-canvas";
 import { EditorStoreProvider, useEditorStore } from "./editor-store-context";
 import { EditorToolbar } from "./editor-toolbar";
@@ -109,7 +111,7 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
 
   const refreshThumbnail = useCallback(() => {
     uploadThumbnail()
-      .then(() => queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects"] }))
+      .then(() => queryClient.invalidateQueries({ queryKey: projectKeys.list }))
       .catch(() => undefined);
   }, [queryClient, uploadThumbnail]);
   const onSaved = (version: Schemas["ProjectVersion"]) => {
@@ -214,12 +216,7 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
 
 /** The architecture editor of one project. */
 export function ProjectEditor({ projectId }: { projectId: string }) {
-  const project = $api.useQuery(
-    "get",
-    "/api/v1/projects/{project_id}",
-    { params: { path: { project_id: projectId } } },
-    { staleTime: 0 },
-  );
+  const project = useProject(projectId, { staleTime: 0 });
   if (project.isPending) {
     return (
       <div className="-mx-8 -my-8 flex h-screen items-center justify-center text-sm text-muted" role="status">

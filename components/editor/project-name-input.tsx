@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { cn } from "@/components/ui/cn";
 import { $api } from "@/lib/api/client";
-import { projectQueryOptions } from "./use-autosave";
+import { projectKeys, projectQuery } from "@/lib/api/projects/keys";
 
 /** The project's name, renamed in place (Enter or leaving the field saves it). */
 export function ProjectNameInput({ projectId, name }: { projectId: string; name: string }) {
@@ -13,10 +13,10 @@ export function ProjectNameInput({ projectId, name }: { projectId: string; name:
   useEffect(() => setValue(name), [name]);
   const rename = $api.useMutation("put", "/api/v1/projects/{project_id}", {
     onSuccess: (project) => {
-      queryClient.setQueryData(projectQueryOptions(projectId).queryKey, (old) =>
+      queryClient.setQueryData(projectQuery(projectId).queryKey, (old) =>
         old ? { ...old, name: project.name, updated_at: project.updated_at } : project,
       );
-      queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects"] });
+      queryClient.invalidateQueries({ queryKey: projectKeys.list });
     },
     onError: () => setValue(name),
   });

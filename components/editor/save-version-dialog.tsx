@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
 import { $api, type Schemas } from "@/lib/api/client";
+import { projectKeys } from "@/lib/api/projects/keys";
 import { fromFlow } from "@/lib/editor/graph-mapping";
 import { LayerlineError } from "@/sdk/src/errors";
 import { useAnalysis, useEditorStoreApi } from "./editor-store-context";
@@ -49,8 +50,8 @@ export function SaveVersionDialog({
         store.getState().markSaved(sent);
         return v;
       });
-      queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects/{project_id}/versions"] });
-      queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects/{project_id}"] });
+      queryClient.invalidateQueries({ queryKey: projectKeys.versions });
+      queryClient.invalidateQueries({ queryKey: projectKeys.detail });
       setMessage("");
       onClose();
       onSaved(version);

@@ -3,19 +3,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
 import { $api } from "@/lib/api/client";
+import { projectQuery } from "@/lib/api/projects/keys";
 import { fromFlow } from "@/lib/editor/graph-mapping";
 import { useEditorStore, useEditorStoreApi } from "./editor-store-context";
 
 export const AUTOSAVE_DELAY_MS = 800;
 
 export type SaveStatus = "saved" | "dirty" | "saving" | "error";
-
-/** The query key of one project, shared by the editor and autosave. */
-export function projectQueryOptions(projectId: string) {
-  return $api.queryOptions("get", "/api/v1/projects/{project_id}", {
-    params: { path: { project_id: projectId } },
-  });
-}
 
 /**
  * Autosave of the working state: a debounced PUT of the graph and training configuration after each
@@ -49,7 +43,7 @@ export function useAutosave(projectId: string) {
           body: { graph: fromFlow(s.nodes, s.edges), training_config: s.training },
         });
         store.getState().markSaved(sent);
-        queryClient.setQueryData(projectQueryOptions(projectId).queryKey, project);
+        queryClient.setQueryData(projectQuery(projectId).queryKey, project);
       }),
     [exclusive, mutateAsync, projectId, queryClient, store],
   );

@@ -4,9 +4,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { dagFormData } from "@/components/projects/dag-file-form";
 import { api } from "@/lib/api/client";
+import { projectKeys, projectQuery } from "@/lib/api/projects/keys";
 import { dagDocument, dagFileName } from "@/lib/editor/dag-export";
 import { useEditorStoreApi } from "./editor-store-context";
-import { type Autosave, projectQueryOptions } from "./use-autosave";
+import type { Autosave } from "./use-autosave";
 
 /** Downloads the diagram and its training configuration as a DAG file (built in the browser). */
 export function useExportDag(projectName: string) {
@@ -41,8 +42,8 @@ export function useReplaceFromDag(projectId: string, autosave: Autosave) {
         if (!data) throw new Error("No project in the response");
         store.getState().replaceAll(data.graph, data.training_config);
         store.getState().markSaved(store.getState().rev);
-        queryClient.setQueryData(projectQueryOptions(projectId).queryKey, data);
-        await queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects"] });
+        queryClient.setQueryData(projectQuery(projectId).queryKey, data);
+        await queryClient.invalidateQueries({ queryKey: projectKeys.list });
         return data;
       }),
     [autosave, projectId, queryClient, store],

@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { $api } from "@/lib/api/client";
+import { useDatasetList, useDatasetVersions } from "@/lib/api/datasets/queries";
 import type { EvaluationSplit } from "@/lib/evaluations-ui/present";
 import { SplitRadios } from "./split-radios";
 import { useCreateEvaluation } from "./use-create-evaluation";
@@ -34,18 +34,8 @@ export function EvaluateDialog({
   const [split, setSplit] = useState<EvaluationSplit>("validation");
   const create = useCreateEvaluation();
 
-  const datasets = $api.useQuery(
-    "get",
-    "/api/v1/datasets/browse",
-    { params: { query: { limit: 100 } } },
-    { enabled: open },
-  );
-  const versions = $api.useQuery(
-    "get",
-    "/api/v1/datasets/{dataset_id}/versions",
-    { params: { path: { dataset_id: datasetId }, query: { limit: 100 } } },
-    { enabled: open },
-  );
+  const datasets = useDatasetList({ limit: 100 }, { enabled: open });
+  const versions = useDatasetVersions(datasetId, { limit: 100 }, { enabled: open });
   const own = datasets.data?.find((d) => d.id === job.dataset_id);
   const textModel = own?.format === "text";
   const choices = (datasets.data ?? []).filter(

@@ -1,20 +1,19 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { ChevronRight, Loader2, SearchX } from "lucide-react";
 import Link from "next/link";
 import { errorMessage } from "@/components/training/error-message";
-import { jobQuery } from "@/components/training/keys";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { $api } from "@/lib/api/client";
+import { useDataset } from "@/lib/api/datasets/queries";
+import { useEvaluation } from "@/lib/api/evaluations/queries";
+import { useJob } from "@/lib/api/training/queries";
 import { formatCount } from "@/lib/datasets-ui/format";
 import { headlines, isFinished, splitLabel } from "@/lib/evaluations-ui/present";
 import { LayerlineError } from "@/sdk/src/errors";
 import { ConfusionMatrix } from "./confusion-matrix";
 import { EvaluationStateBadge } from "./evaluation-state-badge";
-import { evaluationQuery } from "./keys";
 import { LanguageModelCard } from "./language-model-card";
 import { MetricTiles } from "./metric-tiles";
 import { OtherSplits } from "./other-splits";
@@ -25,9 +24,7 @@ import { RocChart } from "./roc-chart";
 import type { Evaluation } from "./types";
 
 function DatasetName({ id }: { id: string }) {
-  const dataset = $api.useQuery("get", "/api/v1/datasets/{dataset_id}", {
-    params: { path: { dataset_id: id } },
-  });
+  const dataset = useDataset(id);
   return <>{dataset.data?.name ?? id}</>;
 }
 
@@ -73,9 +70,9 @@ function Results({ evaluation }: { evaluation: Evaluation }) {
  * against actual plot, or the language model's loss and perplexity; and "Evaluate on another split".
  */
 export function EvaluationPage({ evaluationId }: { evaluationId: string }) {
-  const evaluation = useQuery(evaluationQuery(evaluationId));
+  const evaluation = useEvaluation(evaluationId);
   const jobId = evaluation.data?.job_id;
-  const job = useQuery({ ...jobQuery(jobId ?? ""), enabled: jobId !== undefined });
+  const job = useJob(jobId ?? null, { enabled: jobId !== undefined });
 
   if (evaluation.isPending) {
     return (

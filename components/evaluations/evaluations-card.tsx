@@ -1,17 +1,16 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { ClipboardCheck, Gauge } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import type { TrainingJob } from "@/components/training/types";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
+import { useJobEvaluations } from "@/lib/api/evaluations/queries";
 import { mainFigure, splitLabel } from "@/lib/evaluations-ui/present";
 import { formatAgo } from "@/lib/training-ui/durations";
 import { EvaluateDialog } from "./evaluate-dialog";
 import { EvaluationStateBadge } from "./evaluation-state-badge";
-import { jobEvaluationsQuery } from "./keys";
 import { evaluationHref } from "./use-create-evaluation";
 
 /**
@@ -20,7 +19,7 @@ import { evaluationHref } from "./use-create-evaluation";
  */
 export function EvaluationsCard({ job }: { job: TrainingJob }) {
   const ready = job.state === "succeeded" && job.artifact !== null;
-  const list = useQuery({ ...jobEvaluationsQuery(job.id), enabled: ready });
+  const list = useJobEvaluations(job.id, ready);
   const [open, setOpen] = useState(false);
   if (!ready) return null;
   const items = list.data?.items ?? [];

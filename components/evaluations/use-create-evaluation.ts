@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { $api } from "@/lib/api/client";
-import { EVALUATIONS_OF_JOB_PATH, evaluationQuery } from "./keys";
+import { evaluationKeys, evaluationQuery } from "@/lib/api/evaluations/keys";
 import type { Evaluation } from "./types";
 
 export function evaluationHref(id: string): string {
@@ -20,7 +20,7 @@ export function useCreateEvaluation() {
   return $api.useMutation("post", "/api/v1/training/evaluations", {
     onSuccess: (created: Evaluation) => {
       queryClient.setQueryData(evaluationQuery(created.id).queryKey, created);
-      queryClient.invalidateQueries({ queryKey: ["get", EVALUATIONS_OF_JOB_PATH] });
+      queryClient.invalidateQueries({ queryKey: evaluationKeys.ofJob });
       router.push(evaluationHref(created.id));
     },
   });

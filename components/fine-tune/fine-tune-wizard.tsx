@@ -7,12 +7,13 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useRef, useState } from "react";
 import { DatasetPicker } from "@/components/training/dataset-picker";
 import { errorMessage } from "@/components/training/error-message";
-import { JOBS_PATH, jobQuery } from "@/components/training/keys";
 import type { TrainingRecipe } from "@/components/training/recipe-picker";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { $api } from "@/lib/api/client";
+import { jobQuery, trainingKeys } from "@/lib/api/training/keys";
+import { useDatasetFit, useRecipes } from "@/lib/api/training/queries";
 import {
   type ConfigTexts,
   configFromTexts,
@@ -51,7 +52,7 @@ export function FineTuneWizard() {
   const queryClient = useQueryClient();
   const linkedBase = useSearchParams().get("base");
   const models = useBaseModels(linkedBase);
-  const recipes = $api.useQuery("get", "/api/v1/training/recipes");
+  const recipes = useRecipes();
 
   const [wanted, setWanted] = useState<FineTuneStep>(linkedBase ? "dataset" : "base");
   const [form, setForm] = useState<Omit<FineTuneState, "config">>({
@@ -72,19 +73,14 @@ export function FineTuneWizard() {
   const state: FineTuneState = { ...form, baseModelId: model?.id ?? null, config };
   const step = reachableStep(wanted, state);
 
-  const fit = $api.useQuery(
-    "get",
-    "/api/v1/training/dataset-fit",
-    { params: { query: { base_model_id: model?.id ?? "" } } },
-    { enabled: model !== null },
-  );
+  const fit = useDatasetFit({ base_model_id: model?.id ?? "" }, { enabled: model !== null });
   const dataset = fit.data?.items.find((d) => d.dataset_id === form.datasetId && d.fits) ?? null;
   const recipe = recipes.data?.items.find((r) => r.id === form.recipeId) ?? null;
 
   const create = $api.useMutation("post", RUNS_PATH, {
     onSuccess: (run) => {
       queryClient.setQueryData(jobQuery(run.id).queryKey, run);
-      queryClient.invalidateQueries({ queryKey: ["get", JOBS_PATH] });
+      queryClient.invalidateQueries({ queryKey: trainingKeys.jobs });
       router.push(`/training/${run.id}`);
     },
   });

@@ -1,7 +1,7 @@
 "use client";
 
 import { errorMessage } from "@/components/training/error-message";
-import { $api } from "@/lib/api/client";
+import { useBaseModel, useBaseModelList } from "@/lib/api/catalog/queries";
 
 /**
  * The wizard's base models, in this order: the model `?base=` links to when it is in neither list
@@ -10,19 +10,12 @@ import { $api } from "@/lib/api/client";
  * curated catalog.
  */
 export function useBaseModels(linked: string | null) {
-  const catalog = $api.useQuery("get", "/api/v1/foundation-catalog", { params: { query: { limit: 100 } } });
-  const registry = $api.useQuery("get", "/api/v1/foundation-catalog", {
-    params: { query: { limit: 100, source: "registry" } },
-  });
+  const catalog = useBaseModelList({ limit: 100 });
+  const registry = useBaseModelList({ limit: 100, source: "registry" });
   const listed = [...(registry.data?.items ?? []), ...(catalog.data?.items ?? [])];
   const inLists = listed.some((m) => m.id === linked);
   const wantLinked = linked !== null && catalog.isSuccess && registry.isSuccess && !inLists;
-  const one = $api.useQuery(
-    "get",
-    "/api/v1/foundation-catalog/{base_model_id}",
-    { params: { path: { base_model_id: linked ?? "" } } },
-    { enabled: wantLinked, retry: false },
-  );
+  const one = useBaseModel(linked, { enabled: wantLinked, retry: false });
   const loaded = catalog.data && registry.data;
   const items = loaded ? [...(wantLinked && one.data ? [one.data] : []), ...listed] : undefined;
   return {

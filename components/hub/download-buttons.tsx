@@ -4,28 +4,25 @@ import { Download, FileArchive } from "lucide-react";
 import { useState } from "react";
 import { errorMessage } from "@/components/training/error-message";
 import { Button } from "@/components/ui/button";
-import { api } from "@/lib/api/client";
+import { useDownloadLink } from "@/lib/api/hub/mutations";
 
 /**
  * Asks the API for a signed link (one file, or every file as a ZIP without `fileId`) and follows it:
  * the browser downloads the content from the link, which is what counts as a download.
  */
-async function follow(modelId: string, fileId?: string) {
-  const { data } = await api.POST("/api/v1/hub/models/{model_id}/download", {
-    params: { path: { model_id: modelId } },
-    body: fileId ? { file_id: fileId } : {},
-  });
-  if (data) window.location.assign(data.url);
-}
-
 function useDownload(modelId: string, fileId?: string) {
+  const link = useDownloadLink();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const start = async () => {
     setPending(true);
     setError(null);
     try {
-      await follow(modelId, fileId);
+      const data = await link.mutateAsync({
+        params: { path: { model_id: modelId } },
+        body: fileId ? { file_id: fileId } : {},
+      });
+      if (data) window.location.assign(data.url);
     } catch (err) {
       setError(errorMessage(err));
     } finally {

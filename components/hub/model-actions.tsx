@@ -7,7 +7,7 @@ import { useState } from "react";
 import { errorMessage } from "@/components/training/error-message";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
-import { api } from "@/lib/api/client";
+import { useForkModel, useStar, useUnstar, useUseInStudio } from "@/lib/api/hub/mutations";
 import { DownloadAllButton } from "./download-buttons";
 import { formatCount, type HubModel, modelHref } from "./hub-format";
 
@@ -15,15 +15,15 @@ import { formatCount, type HubModel, modelHref } from "./hub-format";
 function StarButton({ model }: { model: HubModel }) {
   const [state, setState] = useState({ starred: model.starred, stars: model.stars });
   const [error, setError] = useState<string | null>(null);
+  const star = useStar();
+  const unstar = useUnstar();
   const toggle = async () => {
     const before = state;
     setError(null);
     setState({ starred: !before.starred, stars: Math.max(0, before.stars + (before.starred ? -1 : 1)) });
     try {
       const path = { params: { path: { model_id: model.id } } };
-      const { data } = before.starred
-        ? await api.DELETE("/api/v1/hub/models/{model_id}/star", path)
-        : await api.POST("/api/v1/hub/models/{model_id}/star", path);
+      const data = before.starred ? await unstar.mutateAsync(path) : await star.mutateAsync(path);
       if (data) setState(data);
     } catch (err) {
       setState(before);
@@ -78,15 +78,14 @@ export function ModelActions({
   const [busy, setBusy] = useState<"fork" | "studio" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const published = model.state === "published";
+  const forkModel = useForkModel();
+  const toStudio = useUseInStudio();
 
   const fork = async () => {
     setBusy("fork");
     setError(null);
     try {
-      const { data } = await api.POST("/api/v1/hub/models/{model_id}/fork", {
-        params: { path: { model_id: model.id } },
-        body: {},
-      });
+      const data = await forkModel.mutateAsync({ params: { path: { model_id: model.id } }, body: {} });
       if (data) router.push(modelHref(data.id));
     } catch (err) {
       setError(errorMessage(err));
@@ -97,9 +96,7 @@ export function ModelActions({
     setBusy("studio");
     setError(null);
     try {
-      const { data } = await api.POST("/api/v1/hub/models/{model_id}/use-in-studio", {
-        params: { path: { model_id: model.id } },
-      });
+      const data = await toStudio.mutateAsync({ params: { path: { model_id: model.id } } });
       if (data) router.push(`/projects/${encodeURIComponent(data.id)}`);
     } catch (err) {
       setError(errorMessage(err));

@@ -10,7 +10,7 @@ import { cn } from "@/components/ui/cn";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Field, inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { api } from "@/lib/api/client";
+import { useDeleteHubModel, useUpdateHubModel } from "@/lib/api/hub/mutations";
 import { LayerlineError } from "@/sdk/src/errors";
 import type { HubModel } from "./hub-format";
 import { MarkdownBody } from "./markdown-body";
@@ -114,13 +114,14 @@ function EditDialog({ model, open, onClose }: { model: HubModel; open: boolean; 
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<LayerlineError | Error | null>(null);
   const fieldError = (f: string) => (error instanceof LayerlineError ? error.fieldError(f) : undefined);
+  const update = useUpdateHubModel();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setPending(true);
     setError(null);
     try {
-      await api.PUT("/api/v1/hub/models/{model_id}", {
+      await update.mutateAsync({
         params: { path: { model_id: model.id } },
         body: { description, license: license.trim() || null, tags: parseTags(tags), card },
       });
@@ -201,11 +202,12 @@ export function OwnerTools({ model }: { model: HubModel }) {
   const [openings, setOpenings] = useState(0);
   const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const deleteModel = useDeleteHubModel();
   const remove = async () => {
     setDeleting(true);
     setError(null);
     try {
-      await api.DELETE("/api/v1/hub/models/{model_id}", { params: { path: { model_id: model.id } } });
+      await deleteModel.mutateAsync({ params: { path: { model_id: model.id } } });
       router.push(`/u/${encodeURIComponent(model.owner.username)}`);
       router.refresh();
     } catch (err) {

@@ -8,7 +8,7 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { api } from "@/lib/api/client";
+import { usePublishModel } from "@/lib/api/hub/mutations";
 import { LayerlineError } from "@/sdk/src/errors";
 import { type HubModel, LICENSE_SUGGESTIONS, modelHref } from "./hub-format";
 
@@ -47,13 +47,14 @@ export function PublishToHubButton(
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<LayerlineError | null>(null);
   const [published, setPublished] = useState<HubModel | null>(null);
+  const publish = usePublishModel();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setPending(true);
     setError(null);
     try {
-      const { data } = await api.POST("/api/v1/hub/models", {
+      const data = await publish.mutateAsync({
         body: {
           ...source,
           name: name.trim(),

@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
-import { api } from "@/lib/api/client";
+import { useReviewModel } from "@/lib/api/hub/mutations";
 import { LayerlineError } from "@/sdk/src/errors";
 
 const RATING_WORDS = ["", "Poor", "Fair", "Good", "Very good", "Excellent"];
@@ -21,6 +21,7 @@ export function ReviewForm({ modelId }: { modelId: string }) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<LayerlineError | null>(null);
   const [other, setOther] = useState<string | null>(null);
+  const review = useReviewModel();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -29,7 +30,7 @@ export function ReviewForm({ modelId }: { modelId: string }) {
     setError(null);
     setOther(null);
     try {
-      await api.POST("/api/v1/hub/models/{model_id}/reviews", {
+      await review.mutateAsync({
         params: { path: { model_id: modelId } },
         body: {
           rating,

@@ -5,6 +5,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
 import { $api } from "@/lib/api/client";
+import { projectKeys } from "@/lib/api/projects/keys";
 import { LayerlineError } from "@/sdk/src/errors";
 
 /** Confirmation before deleting one or more projects (bulk delete). */
@@ -20,7 +21,7 @@ export function DeleteProjectsDialog({
   const queryClient = useQueryClient();
   const remove = $api.useMutation("post", "/api/v1/projects/bulk-delete", {
     onSuccess: (result) => {
-      queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects"] });
+      queryClient.invalidateQueries({ queryKey: projectKeys.list });
       onDeleted(result.deleted);
       if (result.failed.length === 0) onClose();
     },

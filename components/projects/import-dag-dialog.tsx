@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { Modal } from "@/components/ui/modal";
 import { api } from "@/lib/api/client";
+import { projectKeys } from "@/lib/api/projects/keys";
 import { DagFileForm, dagFormData } from "./dag-file-form";
 
 /** A new project from a DAG file (the editor's "Export DAG file", or one written by a script). */
@@ -16,7 +17,7 @@ export function ImportDagDialog({ open, onClose }: { open: boolean; onClose: () 
       bodySerializer: () => dagFormData(file),
     });
     if (!data) throw new Error("No project in the response");
-    await queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects"] });
+    await queryClient.invalidateQueries({ queryKey: projectKeys.list });
     router.push(`/projects/${data.id}`);
   };
   return (

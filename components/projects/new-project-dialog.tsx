@@ -9,6 +9,7 @@ import { cn } from "@/components/ui/cn";
 import { Field } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
 import { $api } from "@/lib/api/client";
+import { projectKeys } from "@/lib/api/projects/keys";
 import { formatCount } from "@/lib/editor/format";
 import { LayerlineError } from "@/sdk/src/errors";
 import { TEMPLATE_OPTIONS, type TemplateOption } from "./template-options";
@@ -20,7 +21,7 @@ function NewProjectForm({ onClose }: { onClose: () => void }) {
   const [template, setTemplate] = useState<TemplateOption["id"]>("blank");
   const create = $api.useMutation("post", "/api/v1/projects", {
     onSuccess: (project) => {
-      queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects"] });
+      queryClient.invalidateQueries({ queryKey: projectKeys.list });
       router.push(`/projects/${project.id}`);
     },
   });

@@ -5,7 +5,10 @@ import { Globe, Lock } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
+import { useSession } from "@/lib/api/account/queries";
 import { $api } from "@/lib/api/client";
+import { projectKeys } from "@/lib/api/projects/keys";
+import { useProject } from "@/lib/api/projects/queries";
 import { LayerlineError } from "@/sdk/src/errors";
 
 /**
@@ -14,18 +17,13 @@ import { LayerlineError } from "@/sdk/src/errors";
  */
 export function ProfileVisibility({ projectId, enabled }: { projectId: string; enabled: boolean }) {
   const queryClient = useQueryClient();
-  const project = $api.useQuery(
-    "get",
-    "/api/v1/projects/{project_id}",
-    { params: { path: { project_id: projectId } } },
-    { enabled },
-  );
-  const session = $api.useQuery("get", "/api/auth/session", {}, { enabled });
+  const project = useProject(projectId, { enabled });
+  const session = useSession({ enabled });
   // Shown at once; the server's answer (or the error) settles it.
   const [wanted, setWanted] = useState<boolean | null>(null);
   const update = $api.useMutation("put", "/api/v1/projects/{project_id}", {
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects/{project_id}"] });
+      await queryClient.invalidateQueries({ queryKey: projectKeys.detail });
       setWanted(null);
     },
     onError: () => setWanted(null),

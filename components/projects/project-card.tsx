@@ -5,6 +5,7 @@ import { Copy, Layers, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { cn } from "@/components/ui/cn";
 import { $api, type Schemas } from "@/lib/api/client";
+import { projectKeys } from "@/lib/api/projects/keys";
 import { formatRelativeTime } from "@/lib/editor/format";
 
 type Project = Schemas["ProjectSummary"];
@@ -61,7 +62,7 @@ export function ProjectCard({
 }) {
   const queryClient = useQueryClient();
   const duplicate = $api.useMutation("post", "/api/v1/projects/{project_id}/duplicate", {
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: projectKeys.list }),
   });
   return (
     <li

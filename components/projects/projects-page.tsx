@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
-import { $api } from "@/lib/api/client";
+import { useProjects } from "@/lib/api/projects/queries";
 import { DeleteProjectsDialog } from "./delete-projects-dialog";
 import { ImportDagDialog } from "./import-dag-dialog";
 import { NewProjectDialog } from "./new-project-dialog";
@@ -38,10 +38,8 @@ export function ProjectsPage() {
   const searchId = useId();
   const sortId = useId();
 
-  const list = $api.useQuery(
-    "get",
-    "/api/v1/projects",
-    { params: { query: { q: q || undefined, sort, page, limit: PAGE_SIZE } } },
+  const list = useProjects(
+    { q: q || undefined, sort, page, limit: PAGE_SIZE },
     { placeholderData: keepPreviousData },
   );
   const data = list.data;

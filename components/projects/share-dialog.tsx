@@ -11,16 +11,16 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
 import { $api, type Schemas } from "@/lib/api/client";
+import { projectKeys } from "@/lib/api/projects/keys";
+import { useProjectShares } from "@/lib/api/projects/queries";
 import { formatRelativeTime } from "@/lib/editor/format";
 import { LayerlineError } from "@/sdk/src/errors";
 import { ProfileVisibility } from "./profile-visibility";
 
-const SHARES = "/api/v1/projects/{project_id}/shares" as const;
-
 function ShareRow({ projectId, share }: { projectId: string; share: Schemas["ProjectShare"] }) {
   const queryClient = useQueryClient();
   const revoke = $api.useMutation("delete", "/api/v1/projects/{project_id}/shares/{share_id}", {
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["get", SHARES] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: projectKeys.shares }),
   });
   return (
     <tr className="border-t border-border" data-testid="share-row">
@@ -58,16 +58,11 @@ export function ShareDialog({
 }) {
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<Schemas["CreatedProjectShare"] | null>(null);
-  const shares = $api.useQuery(
-    "get",
-    SHARES,
-    { params: { path: { project_id: projectId }, query: { limit: 50 } } },
-    { enabled: open },
-  );
+  const shares = useProjectShares(projectId, { enabled: open });
   const create = $api.useMutation("post", "/api/v1/projects/{project_id}/share", {
     onSuccess: (share) => {
       setCreated(share);
-      queryClient.invalidateQueries({ queryKey: ["get", SHARES] });
+      queryClient.invalidateQueries({ queryKey: projectKeys.shares });
     },
   });
   const close = () => {

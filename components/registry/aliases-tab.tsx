@@ -9,9 +9,9 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { $api } from "@/lib/api/client";
+import { invalidateRegistry } from "@/lib/api/registry/keys";
 import { LayerlineError } from "@/sdk/src/errors";
 import { AliasChip } from "./alias-chip";
-import { invalidateRegistry } from "./keys";
 import type { ModelVersion, RegisteredModel } from "./types";
 
 const ALIAS_PATH = "/api/v1/models/{model_id}/aliases/{alias}";

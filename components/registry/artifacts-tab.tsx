@@ -7,14 +7,12 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { $api } from "@/lib/api/client";
+import { useVersionArtifacts } from "@/lib/api/registry/queries";
 import { formatBytes } from "./format";
 
 /** The version's files with size and SHA-256 (copyable); complete ones download with the session cookie. */
 export function ArtifactsTab({ versionId }: { versionId: string }) {
-  const list = $api.useQuery("get", "/api/v1/model-versions/{version_id}/artifacts", {
-    params: { path: { version_id: versionId } },
-  });
+  const list = useVersionArtifacts(versionId);
   if (list.error) return <Alert>{errorMessage(list.error)}</Alert>;
   if (!list.data) return <p className="text-sm text-muted">Loading…</p>;
   if (list.data.length === 0) return <p className="text-sm text-muted">No artifact uploaded yet.</p>;

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { DeployDialog, slugForDeployment } from "@/components/deployments/deploy-dialog";
 import { inputClass } from "@/components/ui/field";
 import { api } from "@/lib/api/client";
-import { invalidateRegistry } from "./keys";
+import { invalidateRegistry, registryKeys } from "@/lib/api/registry/keys";
 
 /** A deployment name from a model's and version's (`iris-classifier-v3`), as the API defaults it. */
 export function deploymentNameFor(modelName: string, version: number): string {
@@ -42,7 +42,7 @@ export function DeployVersionButton({
       onOpen={() => setFollow("")}
       onCreated={() => {
         invalidateRegistry(queryClient);
-        queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/model-versions/{version_id}/lineage"] });
+        queryClient.invalidateQueries({ queryKey: registryKeys.lineage });
       }}
       create={async (name, idempotencyKey) => {
         const { data } = await api.POST("/api/v1/deployments/from-model-version", {

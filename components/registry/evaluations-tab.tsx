@@ -5,8 +5,8 @@ import { EvaluationStateBadge } from "@/components/evaluations/evaluation-state-
 import { errorMessage } from "@/components/training/error-message";
 import { useNow } from "@/components/training/use-now";
 import { Alert } from "@/components/ui/alert";
-import { $api } from "@/lib/api/client";
-import { isFinished, splitLabel } from "@/lib/evaluations-ui/present";
+import { useVersionEvaluations } from "@/lib/api/evaluations/queries";
+import { splitLabel } from "@/lib/evaluations-ui/present";
 import { formatAgo } from "@/lib/training-ui/durations";
 import { formatMetricValue, keyMetrics, metricLabel } from "./format";
 import type { ModelVersion } from "./types";
@@ -15,12 +15,7 @@ import type { ModelVersion } from "./types";
 export function EvaluationsTab({ version }: { version: ModelVersion }) {
   const now = useNow(false);
   // Same polling as the job's evaluations card: every second while one has not finished.
-  const list = $api.useQuery(
-    "get",
-    "/api/v1/model-versions/{version_id}/evaluations",
-    { params: { path: { version_id: version.id } } },
-    { refetchInterval: (q) => (q.state.data?.items.some((e) => !isFinished(e.state)) ? 1000 : false) },
-  );
+  const list = useVersionEvaluations(version.id);
   if (list.error) return <Alert>{errorMessage(list.error)}</Alert>;
   if (!list.data) return <p className="text-sm text-muted">Loading…</p>;
   const items = list.data.items;

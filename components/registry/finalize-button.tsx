@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Lock } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { $api } from "@/lib/api/client";
-import { invalidateRegistry } from "./keys";
+import { invalidateRegistry } from "@/lib/api/registry/keys";
 
 /** "Finalize" on a pending version: checks its artifacts (and task contract), then it is immutable. */
 export function FinalizeButton({

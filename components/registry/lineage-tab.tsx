@@ -7,7 +7,7 @@ import { useMemo } from "react";
 import { useDarkTheme } from "@/components/code/use-dark-theme";
 import { canvasClassName, canvasThemeStyle } from "@/components/editor/flow-config";
 import { Alert } from "@/components/ui/alert";
-import { $api } from "@/lib/api/client";
+import { useVersionLineage } from "@/lib/api/registry/queries";
 import { layoutLineage, shortEdgeLabel } from "@/lib/registry-ui/lineage-layout";
 import { KIND_META, type LineageFlowNode, lineageNodeTypes } from "./lineage-node";
 import type { Lineage } from "./types";
@@ -83,9 +83,7 @@ function LineageGraph({ graph }: { graph: Lineage }) {
 
 /** Where the version came from and where it is served, as a graph and as a list of relations. */
 export function LineageTab({ versionId }: { versionId: string }) {
-  const lineage = $api.useQuery("get", "/api/v1/model-versions/{version_id}/lineage", {
-    params: { path: { version_id: versionId } },
-  });
+  const lineage = useVersionLineage(versionId);
   if (lineage.error) return <Alert>{errorMessage(lineage.error)}</Alert>;
   if (!lineage.data) return <p className="text-sm text-muted">Loading…</p>;
   const graph = lineage.data;

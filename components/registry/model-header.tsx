@@ -12,7 +12,7 @@ import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
 import { $api } from "@/lib/api/client";
-import { invalidateRegistry, MODEL_PATH, MODELS_PATH } from "./keys";
+import { invalidateRegistry, MODEL_PATH, registryKeys } from "@/lib/api/registry/keys";
 import type { RegisteredModel } from "./types";
 
 /** The description, edited in place (Save / Cancel). */
@@ -88,7 +88,7 @@ function DeleteModelButton({ model, versions }: { model: RegisteredModel; versio
   const [open, setOpen] = useState(false);
   const remove = $api.useMutation("delete", MODEL_PATH, {
     onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ["get", MODELS_PATH] });
+      queryClient.invalidateQueries({ queryKey: registryKeys.models });
       router.push("/models");
     },
   });

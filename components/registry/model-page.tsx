@@ -1,12 +1,11 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { PackagePlus } from "lucide-react";
 import { useSearchParams } from "next/navigation";
 import { errorMessage } from "@/components/training/error-message";
 import { Alert } from "@/components/ui/alert";
 import { EmptyState } from "@/components/ui/empty-state";
-import { modelQuery, versionsQuery } from "./keys";
+import { useModel, useModelVersions } from "@/lib/api/registry/queries";
 import { ModelHeader } from "./model-header";
 import { VersionPanel } from "./version-panel";
 import { VersionsTable } from "./versions-table";
@@ -17,8 +16,8 @@ import { VersionsTable } from "./versions-table";
  */
 export function ModelPage({ modelId }: { modelId: string }) {
   const search = useSearchParams();
-  const model = useQuery(modelQuery(modelId));
-  const versions = useQuery(versionsQuery(modelId));
+  const model = useModel(modelId);
+  const versions = useModelVersions(modelId);
   if (model.error) return <Alert>{errorMessage(model.error)}</Alert>;
   if (!model.data) return <p className="text-sm text-muted">Loading…</p>;
   const list = versions.data ?? [];

@@ -9,16 +9,15 @@ import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { $api } from "@/lib/api/client";
+import { useModels } from "@/lib/api/registry/queries";
 import { formatAgo } from "@/lib/training-ui/durations";
 import { AliasChip } from "./alias-chip";
-import { MODELS_PATH } from "./keys";
 import { NewModelDialog } from "./new-model-dialog";
 
 /** /models: the registry's entries, newest change first, and "New model". */
 export function ModelsPage() {
   const [creating, setCreating] = useState(false);
-  const list = $api.useQuery("get", MODELS_PATH);
+  const list = useModels();
   const now = useNow(false);
   const models = list.data ?? [];
   const newButton = (

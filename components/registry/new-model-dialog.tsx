@@ -8,8 +8,8 @@ import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
 import { $api } from "@/lib/api/client";
+import { MODELS_PATH, registryKeys } from "@/lib/api/registry/keys";
 import { LayerlineError } from "@/sdk/src/errors";
-import { MODELS_PATH } from "./keys";
 
 /** Task contract keys offered for a model's task (free text is accepted by the API too). */
 export const TASK_OPTIONS = [
@@ -30,7 +30,7 @@ export function NewModelDialog({ open, onClose }: { open: boolean; onClose: () =
   const taskId = useId();
   const create = $api.useMutation("post", MODELS_PATH, {
     onSuccess: (model) => {
-      queryClient.invalidateQueries({ queryKey: ["get", MODELS_PATH] });
+      queryClient.invalidateQueries({ queryKey: registryKeys.models });
       onClose();
       router.push(`/models/${model.id}`);
     },

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { $api } from "@/lib/api/client";
+import { useTaskContract } from "@/lib/api/registry/queries";
 import { formatMetricValue, metricLabel } from "./format";
 import type { ModelVersion } from "./types";
 import { VersionSource } from "./version-source";
@@ -26,9 +26,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function TaskContract({ contract }: { contract: NonNullable<ModelVersion["task_contract"]> }) {
-  const found = $api.useQuery("get", "/api/v1/task-contracts/{key}/versions/{version}", {
-    params: { path: { key: contract.key, version: contract.version } },
-  });
+  const found = useTaskContract(contract.key, contract.version);
   return (
     <>
       <span className="font-mono text-xs">

@@ -9,9 +9,10 @@ import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
-import { $api, api } from "@/lib/api/client";
+import { api } from "@/lib/api/client";
+import { invalidateRegistry, versionHref } from "@/lib/api/registry/keys";
+import { useModels } from "@/lib/api/registry/queries";
 import { LayerlineError } from "@/sdk/src/errors";
-import { invalidateRegistry, MODELS_PATH, versionHref } from "./keys";
 import type { ModelVersion } from "./types";
 
 /** A registry name from a project's ("Iris MLP" → "iris-mlp"). */
@@ -60,7 +61,7 @@ function PushDialogButton({
   const [error, setError] = useState<LayerlineError | Error | null>(null);
   const [pushed, setPushed] = useState<ModelVersion | null>(null);
   const selectId = useId();
-  const models = $api.useQuery("get", MODELS_PATH, {}, { enabled: open });
+  const models = useModels({ enabled: open });
   const list = models.data ?? [];
 
   const start = () => {

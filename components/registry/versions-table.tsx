@@ -3,10 +3,10 @@
 import Link from "next/link";
 import { useNow } from "@/components/training/use-now";
 import { cn } from "@/components/ui/cn";
+import { versionHref } from "@/lib/api/registry/keys";
 import { formatAgo } from "@/lib/training-ui/durations";
 import { AliasChip } from "./alias-chip";
 import { formatMetricValue, keyMetrics, metricLabel } from "./format";
-import { versionHref } from "./keys";
 import type { ModelVersion } from "./types";
 import { VersionSource } from "./version-source";
 import { VersionStateBadge } from "./version-state-badge";

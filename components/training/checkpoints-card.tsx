@@ -1,16 +1,15 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { Download, Star } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
+import { useCheckpoints } from "@/lib/api/training/queries";
 import { formatBytes, formatStat } from "@/lib/datasets-ui/format";
 import { downloadHref } from "./download-href";
-import { checkpointsQuery } from "./keys";
 
 /** The job's checkpoints (one per epoch, newest first), the best flagged, each downloadable. */
 export function CheckpointsCard({ jobId }: { jobId: string }) {
-  const list = useQuery(checkpointsQuery(jobId));
+  const list = useCheckpoints(jobId);
   const items = list.data?.items ?? [];
   const metricNames = [...new Set(items.flatMap((c) => Object.keys(c.metrics)))].sort().slice(0, 4);
   return (

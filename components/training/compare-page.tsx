@@ -9,7 +9,8 @@ import { buttonClass } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
-import { $api } from "@/lib/api/client";
+import { jobQuery, metricsQuery, summaryQuery } from "@/lib/api/training/keys";
+import { useJobs } from "@/lib/api/training/queries";
 import { formatStat } from "@/lib/datasets-ui/format";
 import { fieldLabel } from "@/lib/editor/param-form";
 import { compareStyle, configDiff, parseIds } from "@/lib/training-ui/config-diff";
@@ -19,7 +20,6 @@ import { isActive, stateLabel } from "@/lib/training-ui/states";
 import { useChartColors } from "./chart-colors";
 import { compactInputClass } from "./inputs";
 import { MAX_COMPARE } from "./jobs-page";
-import { JOBS_PATH, jobQuery, metricsQuery, summaryQuery } from "./keys";
 import { MetricChart } from "./metric-chart";
 import { ChartControls } from "./metrics-panel";
 import { RUNTIME_LABELS } from "./runtime-picker";
@@ -90,7 +90,7 @@ export function ComparePage() {
       refetchInterval: jobs[i]?.data && isActive(jobs[i].data.state) ? LIVE_MS : (false as const),
     })),
   });
-  const recent = $api.useQuery("get", JOBS_PATH, { params: { query: { limit: 50 } } });
+  const recent = useJobs({ limit: 50 });
   const now = Date.now();
 
   const lines = ids.map((id, i) => {

@@ -1,6 +1,6 @@
 "use client";
 
-import { $api } from "@/lib/api/client";
+import { useResourceEstimate } from "@/lib/api/training/queries";
 import type { TrainingConfig } from "@/lib/ml";
 import type { TrainingRuntime } from "./types";
 import { useDebounced } from "./use-debounced";
@@ -54,7 +54,7 @@ export function EstimatePanel({
     },
     400,
   );
-  const estimate = $api.useQuery("post", "/api/v1/training/estimate-resources", { body });
+  const estimate = useResourceEstimate(body);
   const e = estimate.data;
   const cells: [string, string][] = e
     ? [

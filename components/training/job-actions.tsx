@@ -5,8 +5,8 @@ import { RotateCcw, Square } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { $api } from "@/lib/api/client";
+import { jobQuery, trainingKeys } from "@/lib/api/training/keys";
 import { canCancel, canRestart } from "@/lib/training-ui/states";
-import { JOBS_PATH, jobQuery } from "./keys";
 import type { TrainingJob } from "./types";
 
 /**
@@ -25,7 +25,7 @@ export function JobActions({
   const settle = {
     onSuccess: (updated: TrainingJob) => {
       queryClient.setQueryData(jobQuery(updated.id).queryKey, updated);
-      queryClient.invalidateQueries({ queryKey: ["get", JOBS_PATH] });
+      queryClient.invalidateQueries({ queryKey: trainingKeys.jobs });
       onError(null);
     },
     onError: (err: { detail?: string } | Error) =>

@@ -9,7 +9,7 @@ import { PushToRegistryButton } from "@/components/registry/push-to-registry-but
 import { Alert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
 import { ProgressBar } from "@/components/ui/progress-bar";
-import { $api } from "@/lib/api/client";
+import { useDataset } from "@/lib/api/datasets/queries";
 import { formatAgo, formatDuration, jobDurations } from "@/lib/training-ui/durations";
 import { isActive } from "@/lib/training-ui/states";
 import { downloadHref } from "./download-href";
@@ -33,9 +33,7 @@ function Stat({ label, children, testId }: { label: string; children: ReactNode;
 
 /** A dataset's name (its id until it is known, or when it was deleted). */
 function DatasetName({ id }: { id: string }) {
-  const dataset = $api.useQuery("get", "/api/v1/datasets/{dataset_id}", {
-    params: { path: { dataset_id: id } },
-  });
+  const dataset = useDataset(id);
   return <>{dataset.data?.name ?? id}</>;
 }
 

@@ -1,11 +1,11 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { SearchX } from "lucide-react";
 import Link from "next/link";
 import { EvaluationsCard } from "@/components/evaluations/evaluations-card";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { useJob, useMetricHistory } from "@/lib/api/training/queries";
 import { isActive } from "@/lib/training-ui/states";
 import { LayerlineError } from "@/sdk/src/errors";
 import { ArtifactCard } from "./artifact-card";
@@ -14,7 +14,6 @@ import { ConfigCard } from "./config-card";
 import { errorMessage } from "./error-message";
 import { ExternalCard } from "./external-card";
 import { JobHeader } from "./job-header";
-import { jobQuery, metricsQuery } from "./keys";
 import { LogPanel } from "./log-panel";
 import { MetricsPanel } from "./metrics-panel";
 import { StateTimeline } from "./state-timeline";
@@ -25,8 +24,8 @@ import { useJobStream } from "./use-job-stream";
  * series, log tail), then the event stream writes what follows into the same cache entries.
  */
 export function JobPage({ jobId }: { jobId: string }) {
-  const job = useQuery(jobQuery(jobId));
-  const history = useQuery(metricsQuery(jobId));
+  const job = useJob(jobId);
+  const history = useMetricHistory(jobId);
   const active = job.data ? isActive(job.data.state) : false;
   const stream = useJobStream(jobId, active && history.isSuccess);
 

@@ -13,6 +13,9 @@ import { inputClass } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { $api } from "@/lib/api/client";
+import { useProjects } from "@/lib/api/projects/queries";
+import { trainingKeys } from "@/lib/api/training/keys";
+import { useJobs } from "@/lib/api/training/queries";
 import {
   isJobState,
   JOB_STATES,
@@ -22,7 +25,6 @@ import {
 } from "@/lib/training-ui/states";
 import { errorMessage } from "./error-message";
 import { JobsTable } from "./jobs-table";
-import { JOBS_PATH } from "./keys";
 import type { TrainingJob } from "./types";
 import { useNow } from "./use-now";
 
@@ -53,19 +55,13 @@ export function JobsPage() {
   const stateId = useId();
   const projectSelectId = useId();
 
-  const list = $api.useQuery(
-    "get",
-    JOBS_PATH,
+  const list = useJobs(
     {
-      params: {
-        query: {
-          q: q || undefined,
-          state: state || undefined,
-          project_id: projectId || undefined,
-          page,
-          limit: PAGE_SIZE,
-        },
-      },
+      q: q || undefined,
+      state: state || undefined,
+      project_id: projectId || undefined,
+      page,
+      limit: PAGE_SIZE,
     },
     {
       placeholderData: keepPreviousData,
@@ -73,9 +69,7 @@ export function JobsPage() {
       refetchInterval: (query) => listRefetchInterval(query.state.data?.items.map((j) => j.state)),
     },
   );
-  const projects = $api.useQuery("get", "/api/v1/projects", {
-    params: { query: { limit: 100, sort: "name" } },
-  });
+  const projects = useProjects({ limit: 100, sort: "name" });
   const data = list.data;
   const items = data?.items ?? [];
   const filtering = Boolean(q || state || projectId);
@@ -88,7 +82,7 @@ export function JobsPage() {
 
   const remove = $api.useMutation("post", "/api/v1/training/jobs/bulk-delete", {
     onSuccess: (result) => {
-      queryClient.invalidateQueries({ queryKey: ["get", JOBS_PATH] });
+      queryClient.invalidateQueries({ queryKey: trainingKeys.jobs });
       setSelected((s) => {
         const next = new Map(s);
         for (const id of result.deleted) next.delete(id);

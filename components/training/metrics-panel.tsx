@@ -1,16 +1,15 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { LineChart as LineChartIcon, ZoomOut } from "lucide-react";
 import { memo, type ReactNode, useId, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
+import { useMetricHistory } from "@/lib/api/training/queries";
 import { formatCount } from "@/lib/datasets-ui/format";
 import { chartGroups, chartRows, groupSeries, type XAxisKey } from "@/lib/training-ui/series";
 import { type StepWindow, zoomWindow } from "@/lib/training-ui/zoom";
 import { useChartColors } from "./chart-colors";
-import { metricsQuery } from "./keys";
 import { MetricChart } from "./metric-chart";
 import type { MetricPoint } from "./types";
 
@@ -108,8 +107,8 @@ export const MetricsPanel = memo(function MetricsPanel({ jobId, live }: { jobId:
   const [smoothing, setSmoothing] = useState(0);
   const [logScale, setLogScale] = useState(false);
   const [zoom, setZoom] = useState<StepWindow | null>(null);
-  const history = useQuery(metricsQuery(jobId));
-  const zoomed = useQuery({ ...metricsQuery(jobId, zoom), enabled: zoom !== null });
+  const history = useMetricHistory(jobId);
+  const zoomed = useMetricHistory(jobId, zoom, zoom !== null);
   const page = zoom ? (zoomed.data ?? history.data) : history.data;
 
   const series = useMemo(() => groupSeries(page?.items ?? []), [page]);

@@ -1,7 +1,7 @@
 "use client";
 
-import { $api } from "@/lib/api/client";
 import type { components } from "@/lib/api/schema";
+import { useRecipes } from "@/lib/api/training/queries";
 
 export type TrainingRecipe = components["schemas"]["TrainingRecipe"];
 
@@ -18,9 +18,7 @@ export function RecipePicker({
   value: string | null;
   onPick: (recipe: TrainingRecipe | null) => void;
 }) {
-  const recipes = $api.useQuery("get", "/api/v1/training/recipes", {
-    params: { query: { project_id: projectId } },
-  });
+  const recipes = useRecipes({ project_id: projectId });
   const fitting = recipes.data?.items.filter((r) => r.fits_project) ?? [];
   if (fitting.length === 0) return null;
   const picked = fitting.find((r) => r.id === value) ?? null;

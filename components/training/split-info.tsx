@@ -1,7 +1,7 @@
 "use client";
 
 import { SplitSquareHorizontal } from "lucide-react";
-import { $api } from "@/lib/api/client";
+import { useDatasetVersion } from "@/lib/api/datasets/queries";
 import { formatCount } from "@/lib/datasets-ui/format";
 import type { DatasetFit } from "./types";
 
@@ -19,12 +19,9 @@ export function SplitInfo({
   seed: number | null;
 }) {
   const versionId = dataset.dataset_version_id;
-  const version = $api.useQuery(
-    "get",
-    "/api/v1/datasets/{dataset_id}/versions/{version_id}",
-    { params: { path: { dataset_id: dataset.dataset_id, version_id: versionId ?? "" } } },
-    { enabled: !dataset.builtin && versionId !== null },
-  );
+  const version = useDatasetVersion(dataset.dataset_id, versionId, {
+    enabled: !dataset.builtin && versionId !== null,
+  });
   const explicit = version.data?.splits ?? null;
   let text: string;
   if (explicit) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { cn } from "@/components/ui/cn";
-import { $api } from "@/lib/api/client";
+import { useAllowedStrategies } from "@/lib/api/training/queries";
 import type { TrainingRuntime } from "./types";
 
 const LABELS: Record<string, string> = {
@@ -27,7 +27,7 @@ export function StrategyPicker({
   runtime: TrainingRuntime;
   error?: string;
 }) {
-  const strategies = $api.useQuery("get", "/api/v1/training/allowed-strategies");
+  const strategies = useAllowedStrategies();
   const items = strategies.data?.items ?? [];
   if (items.length < 2) return null;
   return (

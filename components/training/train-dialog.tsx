@@ -10,6 +10,8 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
 import { $api } from "@/lib/api/client";
+import { JOBS_PATH, jobQuery, trainingKeys } from "@/lib/api/training/keys";
+import { useDatasetFit, useRuntimes } from "@/lib/api/training/queries";
 import type { TrainingConfig } from "@/lib/ml";
 import {
   CONFIG_FIELDS,
@@ -23,7 +25,6 @@ import { LayerlineError } from "@/sdk/src/errors";
 import { ConfigField } from "./config-fields";
 import { DatasetPicker } from "./dataset-picker";
 import { EstimatePanel } from "./estimate-panel";
-import { JOBS_PATH, jobQuery } from "./keys";
 import { RecipePicker, type TrainingRecipe } from "./recipe-picker";
 import { RuntimePicker } from "./runtime-picker";
 import { SplitInfo } from "./split-info";
@@ -46,10 +47,8 @@ function TrainForm({
 }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const fit = $api.useQuery("get", "/api/v1/training/dataset-fit", {
-    params: { query: { project_id: projectId } },
-  });
-  const runtimes = $api.useQuery("get", "/api/v1/training/runtimes");
+  const fit = useDatasetFit({ project_id: projectId });
+  const runtimes = useRuntimes();
   const [picked, setPicked] = useState<string | null>(null);
   const [texts, setTexts] = useState<ConfigTexts>(() => initialTexts(projectConfig));
   const [runtime, setRuntime] = useState<TrainingRuntime>("auto");
@@ -63,7 +62,7 @@ function TrainForm({
   const create = $api.useMutation("post", JOBS_PATH, {
     onSuccess: (job) => {
       queryClient.setQueryData(jobQuery(job.id).queryKey, job);
-      queryClient.invalidateQueries({ queryKey: ["get", JOBS_PATH] });
+      queryClient.invalidateQueries({ queryKey: trainingKeys.jobs });
       router.push(`/training/${job.id}`);
     },
   });

@@ -3,6 +3,13 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { api } from "@/lib/api/client";
+import {
+  checkpointsQuery,
+  jobQuery,
+  metricsQuery,
+  summaryQuery,
+  trainingKeys,
+} from "@/lib/api/training/keys";
 import { patchJob } from "@/lib/training-ui/job-events";
 import { appendLogLines, type LogFilter } from "@/lib/training-ui/log-tail";
 import { mergePoints } from "@/lib/training-ui/series";
@@ -13,7 +20,6 @@ import {
   STREAM_EVENT_KINDS,
   type StreamEvent,
 } from "@/lib/training-ui/stream-events";
-import { checkpointsQuery, JOBS_PATH, jobQuery, metricsQuery, summaryQuery, trainingKeys } from "./keys";
 import type { LogLine, MetricPoint, MetricsPage, TrainingJob } from "./types";
 
 /** Events are written into the cache in batches, at most this often (a replay is thousands of them). */
@@ -70,7 +76,7 @@ export function applyStreamEvents(queryClient: QueryClient, jobId: string, event
   if (refreshJob) {
     // Timings, runtime, artifact and charges come with the job: read it once per change of state.
     queryClient.invalidateQueries({ queryKey: jobQuery(jobId).queryKey });
-    queryClient.invalidateQueries({ queryKey: ["get", JOBS_PATH] });
+    queryClient.invalidateQueries({ queryKey: trainingKeys.jobs });
     queryClient.invalidateQueries({ queryKey: summaryQuery(jobId).queryKey });
     refreshCheckpoints = true;
   }

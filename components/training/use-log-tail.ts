@@ -2,8 +2,8 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/api/client";
+import { trainingKeys } from "@/lib/api/training/keys";
 import { type LogFilter, lastPage } from "@/lib/training-ui/log-tail";
-import { trainingKeys } from "./keys";
 import type { LogLine } from "./types";
 
 /** Lines read when the tail opens (or its filter changes). */

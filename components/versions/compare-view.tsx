@@ -10,7 +10,13 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { $api, type Schemas } from "@/lib/api/client";
+import type { Schemas } from "@/lib/api/client";
+import {
+  useProject,
+  useProjectVersion,
+  useProjectVersions,
+  useVersionComparison,
+} from "@/lib/api/projects/queries";
 import { diffStatuses, edgeKey, type SideStatus } from "@/lib/editor/diff-status";
 import { formatRelativeTime } from "@/lib/editor/format";
 import { handlePort } from "@/lib/editor/graph-mapping";
@@ -130,31 +136,12 @@ export function CompareView({
   to: string | null;
 }) {
   const router = useRouter();
-  const project = $api.useQuery("get", "/api/v1/projects/{project_id}", {
-    params: { path: { project_id: projectId } },
-  });
-  const versions = $api.useQuery("get", "/api/v1/projects/{project_id}/versions", {
-    params: { path: { project_id: projectId }, query: { limit: 100 } },
-  });
+  const project = useProject(projectId);
+  const versions = useProjectVersions(projectId);
   const ready = Boolean(from && to);
-  const comparison = $api.useQuery(
-    "get",
-    "/api/v1/projects/{project_id}/versions/compare",
-    { params: { path: { project_id: projectId }, query: { from: from ?? "", to: to ?? "" } } },
-    { enabled: ready },
-  );
-  const a = $api.useQuery(
-    "get",
-    "/api/v1/projects/{project_id}/versions/{version_id}",
-    { params: { path: { project_id: projectId, version_id: from ?? "" } } },
-    { enabled: Boolean(from) },
-  );
-  const b = $api.useQuery(
-    "get",
-    "/api/v1/projects/{project_id}/versions/{version_id}",
-    { params: { path: { project_id: projectId, version_id: to ?? "" } } },
-    { enabled: Boolean(to) },
-  );
+  const comparison = useVersionComparison(projectId, from, to);
+  const a = useProjectVersion(projectId, from);
+  const b = useProjectVersion(projectId, to);
   const go = (next: { from?: string | null; to?: string | null }) => {
     const f = next.from ?? from;
     const t = next.to ?? to;

@@ -3,8 +3,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useEditorStoreApi } from "@/components/editor/editor-store-context";
-import { type Autosave, projectQueryOptions } from "@/components/editor/use-autosave";
+import type { Autosave } from "@/components/editor/use-autosave";
 import { $api } from "@/lib/api/client";
+import { projectKeys, projectQuery } from "@/lib/api/projects/keys";
 
 /**
  * Restores a version: the server records it as a new version and returns the project, whose diagram
@@ -25,8 +26,8 @@ export function useRestoreVersion(projectId: string, autosave: Autosave) {
         });
         store.getState().replaceAll(result.project.graph, result.project.training_config);
         store.getState().markSaved(store.getState().rev);
-        queryClient.setQueryData(projectQueryOptions(projectId).queryKey, result.project);
-        await queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects/{project_id}/versions"] });
+        queryClient.setQueryData(projectQuery(projectId).queryKey, result.project);
+        await queryClient.invalidateQueries({ queryKey: projectKeys.versions });
         return result.version;
       }),
     [autosave, mutateAsync, projectId, queryClient, store],

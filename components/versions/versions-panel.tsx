@@ -10,6 +10,8 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Modal } from "@/components/ui/modal";
 import { $api, type Schemas } from "@/lib/api/client";
+import { projectKeys } from "@/lib/api/projects/keys";
+import { useProjectVersionPages } from "@/lib/api/projects/queries";
 import { formatRelativeTime } from "@/lib/editor/format";
 import { LayerlineError } from "@/sdk/src/errors";
 
@@ -32,16 +34,7 @@ export function VersionsPanel({
   restoreError: unknown;
   onSaveVersion: () => void;
 }) {
-  const versions = $api.useInfiniteQuery(
-    "get",
-    "/api/v1/projects/{project_id}/versions",
-    { params: { path: { project_id: projectId }, query: { limit: PAGE_SIZE } } },
-    {
-      pageParamName: "page",
-      initialPageParam: 1,
-      getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
-    },
-  );
+  const versions = useProjectVersionPages(projectId, PAGE_SIZE);
   const [picked, setPicked] = useState<string[]>([]);
   const [confirm, setConfirm] = useState<Version | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -51,8 +44,8 @@ export function VersionsPanel({
       setDeleting(null);
       setPicked((p) => p.filter((id) => id !== params.path.version_id));
       return Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects/{project_id}/versions"] }),
-        queryClient.invalidateQueries({ queryKey: ["get", "/api/v1/projects"] }),
+        queryClient.invalidateQueries({ queryKey: projectKeys.versions }),
+        queryClient.invalidateQueries({ queryKey: projectKeys.list }),
       ]);
     },
   });

@@ -9,6 +9,13 @@ export const MODELS_PATH = "/api/v1/models";
 export const MODEL_PATH = "/api/v1/models/{model_id}";
 export const VERSIONS_PATH = "/api/v1/models/{model_id}/versions";
 export const VERSION_PATH = "/api/v1/model-versions/{version_id}";
+export const LINEAGE_PATH = "/api/v1/model-versions/{version_id}/lineage";
+
+/** Prefix keys for invalidation. */
+export const registryKeys = {
+  models: ["get", MODELS_PATH] as const,
+  lineage: ["get", LINEAGE_PATH] as const,
+};
 
 export function modelQuery(modelId: string) {
   return $api.queryOptions("get", MODEL_PATH, { params: { path: { model_id: modelId } } });

@@ -3,12 +3,21 @@
  * and the create mutation share the same cache entries. An evaluation that has not finished is
  * refetched every second until it has.
  */
+
+import type { Schemas } from "@/lib/api/client";
 import { $api } from "@/lib/api/client";
 import { isFinished } from "@/lib/evaluations-ui/present";
-import type { Evaluation, EvaluationList } from "./types";
+
+type Evaluation = Schemas["Evaluation"];
+type EvaluationList = Schemas["EvaluationList"];
 
 export const EVALUATIONS_OF_JOB_PATH = "/api/v1/training/jobs/{job_id}/evaluations";
 const POLL_MS = 1000;
+
+/** Prefix keys for invalidation. */
+export const evaluationKeys = {
+  ofJob: ["get", EVALUATIONS_OF_JOB_PATH] as const,
+};
 
 export function evaluationQuery(evaluationId: string) {
   return {

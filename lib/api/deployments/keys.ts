@@ -19,6 +19,10 @@ export function revisionsQuery(id: string) {
 }
 
 export const deploymentKeys = {
+  /** Every page of the deployments list (prefix key for invalidation). */
+  list: ["get", DEPLOYMENTS_PATH] as const,
+  /** Every window of every deployment's metrics (prefix key for invalidation). */
+  metrics: ["get", "/api/v1/deployments/{deployment_id}/metrics"] as const,
   /** The inference schema, read with the deployment key (so not one generated query). */
   schema: (id: string, revision: number | null) => ["deployment-schema", id, revision] as const,
 };

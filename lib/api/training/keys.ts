@@ -35,8 +35,11 @@ export function summaryQuery(jobId: string) {
   });
 }
 
-/** The log tail (last lines matching a filter): read in pages, so not one generated query. */
+/** Prefix keys for invalidation, and the log tail (last lines matching a filter): read in pages, so
+ * not one generated query. */
 export const trainingKeys = {
+  /** Every page of the jobs list. */
+  jobs: ["get", JOBS_PATH] as const,
   logTail: (jobId: string, filter: LogFilter) => ["training-log-tail", jobId, filter] as const,
   logTails: (jobId: string) => ["training-log-tail", jobId] as const,
 };
