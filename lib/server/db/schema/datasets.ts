@@ -93,6 +93,12 @@ export interface ImageProfile {
   samples: ImageSample[];
   /** Image files that could not be decoded (left out of the counts). */
   skipped: number;
+  /** How the archive is laid out (see modules/datasets/image-zip.ts); absent in profiles made before. */
+  layout?: "classes" | "wrapped" | "splits";
+  /** The paths of the images that could not be decoded, skipped (every one). */
+  corrupt?: string[];
+  /** With train/, validation/ (or val/) and test/ folders: the images in each. */
+  splits?: { train: number; validation: number; test: number };
 }
 
 export interface TextProfile {

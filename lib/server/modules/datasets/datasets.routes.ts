@@ -19,7 +19,13 @@ export const uploadDataset = createRoute({
     "The trailing slash is part of the path. The file is streamed, hashed and profiled; its format is detected " +
     "from its content and name. With `dataset_id`, new content becomes the next version; content identical to an " +
     "existing version creates nothing and answers 200 with that version. 413 above 500 MB, 402 above the plan's " +
-    "per-file limit or the storage quota.",
+    "per-file limit or the storage quota.\n\n" +
+    "Image ZIPs are read in these layouts: one folder per class (`cats/1.png`, `dogs/2.jpg`); the same inside " +
+    "one top folder (`pets/cats/1.png`); or top-level `train/`, `validation/` (or `val/`) and `test/` folders " +
+    "each holding class folders (`train/cats/1.png`), which become the version's explicit split. Images may " +
+    "mix sizes, modes (grayscale, RGB, RGBA, palette) and formats (PNG, JPEG, WebP, GIF first frame, TIFF, " +
+    "AVIF); files that cannot be decoded are listed by name in the profile (`images.corrupt`) and skipped. " +
+    "Hidden files and `__MACOSX/` are ignored.",
   ...auth,
   request: { body: { required: true, content: { "multipart/form-data": { schema: s.uploadFormSchema } } } },
   responses: {

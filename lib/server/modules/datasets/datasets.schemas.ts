@@ -107,7 +107,23 @@ export const profileSchema = z
         formats: z.array(z.object({ format: z.string(), count: z.number().int() })),
         channels: z.array(z.object({ channels: z.number().int(), count: z.number().int() })),
         samples: z.array(imageSampleSchema),
-        skipped: z.number().int(),
+        skipped: z.number().int().openapi({ description: "Image files that could not be decoded, skipped" }),
+        layout: z
+          .enum(["classes", "wrapped", "splits"])
+          .optional()
+          .openapi({
+            description:
+              "classes: one folder per class; wrapped: the same inside one top folder; splits: train/, " +
+              "validation/ (or val/) and test/ folders of class folders, which become the version's explicit split",
+          }),
+        corrupt: z
+          .array(z.string())
+          .optional()
+          .openapi({ description: "Paths of the images that could not be decoded (all of them), skipped" }),
+        splits: z
+          .object({ train: z.number().int(), validation: z.number().int(), test: z.number().int() })
+          .optional()
+          .openapi({ description: "Images in each split folder (splits layout)" }),
       })
       .optional(),
     text: z
@@ -222,7 +238,11 @@ export const uploadFormSchema = {
     file: {
       type: "string" as const,
       format: "binary",
-      description: "CSV, TSV, JSON Lines, Parquet, a ZIP of images in one folder per class, or plain text",
+      description:
+        "CSV, TSV, JSON Lines, Parquet, plain text, or a ZIP of images (PNG, JPEG, WebP, GIF, TIFF, AVIF; any " +
+        "size and mode): one folder per class (`cats/1.png`), optionally inside one top folder, or top-level " +
+        "`train/`, `validation/` (or `val/`) and `test/` folders of class folders, which become the version's " +
+        "explicit split. Images that cannot be decoded are listed in the profile (`images.corrupt`) and skipped.",
     },
     name: { type: "string" as const, maxLength: 120, description: "Defaults to the file name" },
     description: { type: "string" as const, maxLength: 2000 },

@@ -134,7 +134,7 @@ export async function commitStoredFile(
       if (same) return { dataset: existing, version: same, created: false };
     }
     const detected = await detectFormat(stored.path, stored.fileName);
-    const { schema, profile } = await profileFile(stored.path, detected);
+    const { schema, profile, splits } = await profileFile(stored.path, detected);
     const versionId = stored.blob.id;
     const roles = existing ? carryOverRoles(schema, existing.roles) : defaultRoles(schema);
     const task = inferTask(schema, profile, roles);
@@ -194,6 +194,15 @@ export async function commitStoredFile(
           rowCount: profile.row_count,
           schema,
           profile,
+          // Split folders in the file become the version's explicit split.
+          splits: splits
+            ? {
+                kind: "explicit",
+                ...splits,
+                created_at: new Date().toISOString(),
+                created_by: target.owner.id,
+              }
+            : null,
           createdBy: target.owner.id,
         })
         .returning();

@@ -1,64 +1,29 @@
-import type { Readable } from "node:stream";
 import sharp, { type Metadata, type Sharp } from "sharp";
-import yauzl from "yauzl";
+import type yauzl from "yauzl";
 import type { DatasetProfile, ImageProfile, ImageSample, SchemaColumn } from "../../db/schema/datasets";
+import { decodeImage } from "./image-decode";
+import {
+  classifyImageEntries,
+  type ImageSplit,
+  type ImageZipEntry,
+  InvalidImageZipError,
+  imageEntriesOf,
+  openZip,
+  readEntry,
+} from "./image-zip";
 
 /**
- * Profiles a ZIP of images laid out as one folder per class (`cats/1.png`, `dogs/2.jpg`, optionally all
- * inside one top folder): class counts, image sizes, formats and channels (sharp metadata), and small
- * PNG thumbnails of the first samples (taken round-robin across classes) for the preview.
+ * Profiles an image ZIP (layouts in image-zip.ts): class counts, image sizes, formats and channels
+ * (sharp metadata), the split folders' counts, small PNG thumbnails of the first samples (taken
+ * round-robin across classes) for the preview, and the files that cannot be decoded, listed by name
+ * and skipped (what decodeImage refuses is corrupt: the decoder of training and serving).
  */
-export const IMAGE_EXTENSIONS = /\.(png|jpe?g|gif|webp|tiff?|avif)$/i;
-const MAX_IMAGES = 200_000;
-const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
-const MAX_TOTAL_IMAGE_BYTES = 4 * 1024 * 1024 * 1024;
+export { InvalidImageZipError } from "./image-zip";
+
 const SAMPLES = 100;
 const THUMBNAIL_PX = 48;
-
-export class InvalidImageZipError extends Error {}
-
-interface ImageEntry {
-  entry: yauzl.Entry;
-  path: string;
-  label: string;
-}
-
-function ignored(name: string): boolean {
-  return name.endsWith("/") || name.startsWith("__MACOSX/") || name.split("/").some((p) => p.startsWith("."));
-}
-
-async function readAll(stream: Readable, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      stream.destroy();
-      throw new InvalidImageZipError("An image in the ZIP is larger than 50 MB.");
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-/** Lists the images of the archive with their class label; throws when the layout is not one folder per class. */
-export function classifyEntries(names: string[]): { path: string; label: string }[] {
-  const files = names.filter((n) => !ignored(n));
-  const images = files.filter((n) => IMAGE_EXTENSIONS.test(n));
-  if (images.length === 0)
-    throw new InvalidImageZipError("The ZIP contains no images (PNG, JPEG, GIF, WebP, TIFF or AVIF).");
-  // One wrapping folder around the class folders is common (zipping the folder itself): drop it.
-  const firsts = new Set(images.map((n) => n.split("/")[0]));
-  const wrapped = firsts.size === 1 && images.every((n) => n.split("/").length >= 3);
-  const out = images.map((n) => {
-    const parts = n.split("/");
-    const rel = wrapped ? parts.slice(1) : parts;
-    if (rel.length < 2)
-      throw new InvalidImageZipError("Images must be inside one folder per class (e.g. cats/1.png).");
-    return { path: n, label: rel[0] };
-  });
-  return out;
-}
+/** More unreadable images than this and the upload is refused (the profile lists every one). */
+export const MAX_CORRUPT_IMAGES = 1_000;
 
 function roundRobin<T>(groups: T[][], n: number): Set<T> {
   const picked = new Set<T>();
@@ -91,60 +56,45 @@ export async function thumbnailDataUrl(image: Buffer | Sharp): Promise<string> {
   return `data:image/png;base64,${png.toString("base64")}`;
 }
 
-export async function profileImageZip(
-  file: string,
-): Promise<{ columns: SchemaColumn[]; classes: string[]; profile: DatasetProfile }> {
+export interface ProfiledImageZip {
+  columns: SchemaColumn[];
+  classes: string[];
+  profile: DatasetProfile;
+  /** With split folders: the rows (indices of the readable images) of each split, else null. */
+  splits: Record<ImageSplit, number[]> | null;
+}
+
+/** The smallest decode that proves an image readable by training and serving. */
+const PROBE = { channels: 1 as const, height: 1, width: 1, resize: "stretch" as const };
+
+export async function profileImageZip(file: string): Promise<ProfiledImageZip> {
   const started = performance.now();
-  let zip: yauzl.ZipFile;
+  const zip = await openZip(file);
   try {
-    zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, strictFileNames: false });
-  } catch {
-    throw new InvalidImageZipError("The file is not a readable ZIP archive.");
-  }
-  try {
-    const byName = new Map<string, yauzl.Entry>();
-    for await (const entry of zip.eachEntry()) {
-      if (byName.size >= MAX_IMAGES * 2)
-        throw new InvalidImageZipError(`The ZIP has more than ${MAX_IMAGES} images.`);
-      if (entry.isEncrypted()) throw new InvalidImageZipError("Encrypted ZIP archives are not supported.");
-      byName.set(entry.fileName, entry);
-    }
-    const classified: ImageEntry[] = classifyEntries([...byName.keys()]).map((c) => ({
-      ...c,
-      entry: byName.get(c.path) as yauzl.Entry,
-    }));
-    if (classified.length > MAX_IMAGES)
-      throw new InvalidImageZipError(`The ZIP has more than ${MAX_IMAGES} images.`);
-    // Entry sizes are checked against what is really inflated (yauzl validates them): no ZIP bombs.
-    const inflated = classified.reduce((sum, c) => sum + c.entry.uncompressedSize, 0);
-    if (inflated > MAX_TOTAL_IMAGE_BYTES)
-      throw new InvalidImageZipError("The images in the ZIP add up to more than 4 GB uncompressed.");
-    const classes = [...new Set(classified.map((c) => c.label))].sort();
-    const groups = classes.map((cls) => classified.filter((c) => c.label === cls));
+    const byName = await imageEntriesOf(zip);
+    const { layout, entries } = classifyImageEntries([...byName.keys()]);
+    const classes = [...new Set(entries.map((c) => c.label))].sort();
+    const groups = classes.map((cls) => entries.filter((c) => c.label === cls));
     const sampled = roundRobin(groups, SAMPLES);
 
+    const readable: ImageZipEntry[] = [];
     const sizes: string[] = [];
     const formats: string[] = [];
     const channels: number[] = [];
-    const labels: string[] = [];
     const samples: ImageSample[] = [];
-    let skipped = 0;
-    for (const img of classified) {
-      if (img.entry.uncompressedSize > MAX_IMAGE_BYTES)
-        throw new InvalidImageZipError("An image in the ZIP is larger than 50 MB.");
-      const buf = await readAll(await zip.openReadStreamPromise(img.entry), MAX_IMAGE_BYTES);
-      let meta: Metadata;
-      try {
-        meta = await sharp(buf).metadata();
-      } catch {
-        skipped += 1;
+    const corrupt: string[] = [];
+    for (const img of entries) {
+      const buf = await readEntry(zip, byName.get(img.path) as yauzl.Entry);
+      const meta = await readableMetadata(buf);
+      if (!meta) {
+        corrupt.push(img.path);
+        if (corrupt.length > MAX_CORRUPT_IMAGES)
+          throw new InvalidImageZipError(
+            `More than ${MAX_CORRUPT_IMAGES.toLocaleString("en")} images in the ZIP cannot be read.`,
+          );
         continue;
       }
-      if (!meta.width || !meta.height) {
-        skipped += 1;
-        continue;
-      }
-      labels.push(img.label);
+      readable.push(img);
       sizes.push(`${meta.width}x${meta.height}`);
       formats.push(meta.format ?? "unknown");
       channels.push(meta.channels ?? 0);
@@ -152,15 +102,18 @@ export async function profileImageZip(
         samples.push({
           path: img.path,
           label: img.label,
-          width: meta.width,
-          height: meta.height,
+          width: meta.width as number,
+          height: meta.height as number,
           thumbnail: await thumbnailDataUrl(buf).catch(() => undefined),
         });
       }
     }
-    if (labels.length === 0) throw new InvalidImageZipError("None of the images in the ZIP could be read.");
+    if (readable.length === 0) throw new InvalidImageZipError("None of the images in the ZIP could be read.");
+    const labels = readable.map((e) => e.label);
     const dims = sizes.map((s) => s.split("x").map(Number));
+    const splits = layout === "splits" ? splitRows(readable) : null;
     const images: ImageProfile = {
+      layout,
       classes: classes.map((name) => ({ name, count: labels.filter((l) => l === name).length })),
       sizes: [...tally(sizes)]
         .map(([s, count]) => {
@@ -174,7 +127,17 @@ export async function profileImageZip(
       formats: [...tally(formats)].map(([format, count]) => ({ format, count })),
       channels: [...tally(channels)].map(([ch, count]) => ({ channels: ch, count })),
       samples,
-      skipped,
+      skipped: corrupt.length,
+      corrupt,
+      ...(splits
+        ? {
+            splits: {
+              train: splits.train.length,
+              validation: splits.validation.length,
+              test: splits.test.length,
+            },
+          }
+        : {}),
     };
     const labelCounts = tally(labels);
     return {
@@ -183,6 +146,7 @@ export async function profileImageZip(
         { name: "label", type: "string", source_type: "VARCHAR" },
       ],
       classes,
+      splits,
       profile: {
         row_count: labels.length,
         columns: [
@@ -206,4 +170,24 @@ export async function profileImageZip(
   } finally {
     zip.close();
   }
+}
+
+/** Metadata of an image that decodes, or null when it does not (what decodeImage refuses is corrupt). */
+async function readableMetadata(buf: Buffer): Promise<Metadata | null> {
+  try {
+    const meta = await sharp(buf).metadata();
+    if (!meta.width || !meta.height) return null;
+    await decodeImage(buf, PROBE);
+    return meta;
+  } catch {
+    return null;
+  }
+}
+
+function splitRows(readable: ImageZipEntry[]): Record<ImageSplit, number[]> {
+  const out: Record<ImageSplit, number[]> = { train: [], validation: [], test: [] };
+  readable.forEach((e, row) => {
+    if (e.split) out[e.split].push(row);
+  });
+  return out;
 }

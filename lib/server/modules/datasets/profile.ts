@@ -12,6 +12,8 @@ import { InvalidTextError, profileText } from "./profile-text";
 export interface ProfiledFile {
   schema: DatasetSchemaInfo;
   profile: DatasetProfile;
+  /** Rows of each split given by the file itself (an image ZIP's train/, validation/, test/ folders). */
+  splits?: { train: number[]; validation: number[]; test: number[] };
 }
 
 function invalid(detail: string): ValidationError {
@@ -40,6 +42,7 @@ export async function profileFile(file: string, detected: DetectedFormat): Promi
         return {
           schema: { format: "image_zip", columns: r.columns, classes: r.classes },
           profile: r.profile,
+          ...(r.splits ? { splits: r.splits } : {}),
         };
       }
       case "text": {

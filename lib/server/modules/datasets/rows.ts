@@ -1,5 +1,4 @@
 import type { z } from "@hono/zod-openapi";
-import yauzl from "yauzl";
 import type { Db } from "../../db/client";
 import type { DatasetSchemaInfo, SchemaColumn } from "../../db/schema/datasets";
 import { NotFoundError, ValidationError } from "../../errors";
@@ -7,8 +6,8 @@ import { currentVersionOf, readableDataset, type Viewer, versionOf } from "./acc
 import { builtinPath, builtinVersionData, builtinVersionId } from "./builtin";
 import { MAX_ROWS_PER_PAGE, MAX_VALUES_PER_COLUMN_PAGE, type rowsPageSchema } from "./datasets.schemas";
 import { cellValue, ident, lit, safeEngineMessage, sourceSql, type TableSource, withDuckDb } from "./duckdb";
+import { listImageZip } from "./image-zip";
 import { datasetBlobPath, refOfKey } from "./ingest";
-import { classifyEntries } from "./profile-images";
 import { readLines } from "./profile-text";
 import { cachedRowFile, lineStart } from "./row-cache";
 
@@ -39,6 +38,8 @@ interface ResolvedVersion {
   sizeBytes: number;
   /** Whether a Parquet copy may be kept for this version (not for built-ins, which are small). */
   cacheable: boolean;
+  /** Image ZIPs: the images that could not be decoded (not rows). */
+  corrupt?: string[];
 }
 
 async function resolveVersion(
@@ -71,6 +72,7 @@ async function resolveVersion(
     rowCount: v.rowCount ?? v.profile.row_count,
     sizeBytes: v.sizeBytes,
     cacheable: true,
+    corrupt: v.profile.images?.corrupt ?? [],
   };
 }
 
@@ -163,18 +165,7 @@ async function zipPage(
   offset: number,
   limit: number,
 ): Promise<{ rows: unknown[][]; total: number }> {
-  const zip = await yauzl.openPromise(v.file, {
-    lazyEntries: true,
-    autoClose: false,
-    strictFileNames: false,
-  });
-  const names: string[] = [];
-  try {
-    for await (const entry of zip.eachEntry()) names.push(entry.fileName);
-  } finally {
-    zip.close();
-  }
-  const images = classifyEntries(names);
+  const images = (await listImageZip(v.file, v.corrupt)).entries;
   const rows = images
     .slice(offset, offset + limit)
     .map((img) => columns.map((c) => (c.name === "label" ? img.label : img.path)));
