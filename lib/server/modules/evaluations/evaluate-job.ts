@@ -27,7 +27,8 @@ import {
 } from "../training/artifact-reader";
 import { copyBlobToFile } from "../training/blob-files";
 import { getJobRow } from "../training/job-rows";
-import { readEvaluationRows, resolveVersion } from "../training/materialize";
+import { readEvaluationRows } from "../training/materialize";
+import { resolveVersion } from "../training/prepared-dataset";
 import {
   accuracyOf,
   addTokenLosses,

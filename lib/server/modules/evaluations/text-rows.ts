@@ -10,7 +10,7 @@ import type { TrainingConfig } from "../../../ml/graph-types";
 import type { Db } from "../../db/client";
 import type { EvaluationSplit } from "../../db/schema/evaluations";
 import { ValidationError } from "../../errors";
-import { MAX_TEXT_CHARACTERS, MAX_TEXT_WINDOWS, resolveVersion } from "../training/materialize";
+import { MAX_TEXT_CHARACTERS, MAX_TEXT_WINDOWS, resolveVersion } from "../training/prepared-dataset";
 
 export interface TextWindows {
   /** Windows (samples). */

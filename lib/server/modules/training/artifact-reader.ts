@@ -12,7 +12,8 @@ import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types"
 import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Preprocessing, PreprocessingStep } from "../../db/schema/training";
 import { ValidationError } from "../../errors";
-import { modelIO, UNUSED_CLASS_PREFIX } from "./materialize";
+import { modelIO } from "./dataset-fit";
+import { UNUSED_CLASS_PREFIX } from "./materialize-text";
 
 export type ArtifactFormat = "onnx" | "tfjs";
 

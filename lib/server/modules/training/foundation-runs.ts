@@ -26,11 +26,11 @@ import { findBaseModel } from "../catalog/base-models";
 import { readableDataset, versionOf } from "../datasets/access";
 import { builtinVersionData } from "../datasets/builtin";
 import { insertProject } from "../projects/projects";
+import { type DatasetFit, type DatasetFitInput, describeDatasetFit, sortLabels } from "./dataset-fit";
 import { pythonHasTorch } from "./executors/pytorch";
 import type { createFoundationRunBodySchema, foundationRunSchema } from "./foundation-runs.schemas";
 import { findOwnedJob } from "./job-rows";
 import { assertHasCredits, checkStrategy, datasetVersionFor, queueJob } from "./jobs";
-import { type DatasetFit, type DatasetFitInput, describeDatasetFit, sortLabels } from "./materialize";
 import { toJobView } from "./views";
 
 export type CreateFoundationRunInput = z.infer<typeof createFoundationRunBodySchema>;

@@ -13,10 +13,10 @@ import { planOf } from "../../plans";
 import { resolveBaseModel } from "../catalog/base-model-sources";
 import { BUILTIN_DATASETS, builtinVersionData, builtinVersionId } from "../datasets/builtin";
 import { architectureOf } from "./architecture";
+import { type DatasetFit, type DatasetFitInput, describeDatasetFit } from "./dataset-fit";
 import { resolveRuntime } from "./executors";
 import { baseModelFit } from "./foundation-runs";
 import { STRATEGIES } from "./jobs";
-import { type DatasetFit, type DatasetFitInput, describeDatasetFit } from "./materialize";
 import type {
   datasetFitListSchema,
   datasetFitQuerySchema,
