@@ -5,12 +5,12 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
+import type { StreamStatus } from "@/lib/api/deployments/use-deployment-stream";
 import { formatAgo } from "@/lib/training-ui/durations";
 import { DeploymentActions } from "./deployment-actions";
 import { JobLink } from "./job-link";
 import { DeploymentStateBadge } from "./state-badge";
 import type { Deployment } from "./types";
-import type { StreamStatus } from "./use-deployment-stream";
 
 function Stat({
   label,

@@ -7,6 +7,7 @@ import { errorMessage } from "@/components/training/error-message";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { useDeployment, useDeploymentLogs } from "@/lib/api/deployments/queries";
+import { useDeploymentStream } from "@/lib/api/deployments/use-deployment-stream";
 import { LayerlineError } from "@/sdk/src/errors";
 import { ChatPlayground } from "./chat-playground";
 import { ConsoleHeader } from "./console-header";
@@ -17,7 +18,6 @@ import { ProblemAlert } from "./problem-alert";
 import { RevisionsPanel } from "./revisions-panel";
 import { SnippetsPanel } from "./snippets-panel";
 import { TryItPanel } from "./try-it-panel";
-import { useDeploymentStream } from "./use-deployment-stream";
 
 type TabId = "try" | "chat" | "snippets" | "metrics" | "logs" | "revisions";
 

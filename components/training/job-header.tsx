@@ -10,6 +10,7 @@ import { Alert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { useDataset } from "@/lib/api/datasets/queries";
+import type { StreamStatus } from "@/lib/api/training/use-job-stream";
 import { formatAgo, formatDuration, jobDurations } from "@/lib/training-ui/durations";
 import { isActive } from "@/lib/training-ui/states";
 import { downloadHref } from "./download-href";
@@ -17,7 +18,6 @@ import { JobActions } from "./job-actions";
 import { RUNTIME_LABELS } from "./runtime-picker";
 import { StateBadge } from "./state-badge";
 import type { TrainingJob } from "./types";
-import type { StreamStatus } from "./use-job-stream";
 import { useNow } from "./use-now";
 
 function Stat({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {

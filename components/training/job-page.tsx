@@ -6,6 +6,7 @@ import { EvaluationsCard } from "@/components/evaluations/evaluations-card";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { useJob, useMetricHistory } from "@/lib/api/training/queries";
+import { useJobStream } from "@/lib/api/training/use-job-stream";
 import { isActive } from "@/lib/training-ui/states";
 import { LayerlineError } from "@/sdk/src/errors";
 import { ArtifactCard } from "./artifact-card";
@@ -17,7 +18,6 @@ import { JobHeader } from "./job-header";
 import { LogPanel } from "./log-panel";
 import { MetricsPanel } from "./metrics-panel";
 import { StateTimeline } from "./state-timeline";
-import { useJobStream } from "./use-job-stream";
 
 /**
  * /training/[id]: one job, live. Its history is read once (job, metrics downsampled to 2,000 points a

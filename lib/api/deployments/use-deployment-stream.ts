@@ -1,25 +1,28 @@
 "use client";
 
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
-import { api } from "@/lib/api/client";
-import {
-  DEPLOYMENTS_PATH,
-  deploymentQuery,
-  LOG_TAIL,
-  logsQuery,
-  type MetricsWindow,
-  metricsQuery,
-  revisionsQuery,
-} from "@/lib/api/deployments/keys";
+import { api, type Schemas } from "@/lib/api/client";
+import { useEventStream } from "@/lib/api/use-event-stream";
 import { applyRequests, type LiveSamples, WINDOW_MS } from "@/lib/deployments-ui/live-metrics";
 import {
   DEPLOYMENT_EVENT_KINDS,
   type DeploymentEvent,
   parseDeploymentEvent,
 } from "@/lib/deployments-ui/stream-events";
-import { resumeUrl } from "@/lib/training-ui/stream-events";
-import type { Deployment, DeploymentLogEntry, DeploymentLogs, DeploymentMetrics } from "./types";
+import {
+  deploymentKeys,
+  deploymentQuery,
+  LOG_TAIL,
+  logsQuery,
+  type MetricsWindow,
+  metricsQuery,
+  revisionsQuery,
+} from "./keys";
+
+type Deployment = Schemas["Deployment"];
+type DeploymentLogEntry = Schemas["DeploymentLogEntry"];
+type DeploymentLogs = Schemas["DeploymentLogs"];
+type DeploymentMetrics = Schemas["DeploymentMetrics"];
 
 const FLUSH_MS = 250;
 /** The route's percentiles are re-read at most this often while requests arrive. */
@@ -98,94 +101,49 @@ function applyEvents(
   if (status || events.some((e) => e.kind === "revision")) {
     void queryClient.invalidateQueries({ queryKey: deploymentQuery(id).queryKey });
     void queryClient.invalidateQueries({ queryKey: revisionsQuery(id).queryKey });
-    void queryClient.invalidateQueries({ queryKey: ["get", DEPLOYMENTS_PATH] });
+    void queryClient.invalidateQueries({ queryKey: deploymentKeys.list });
   }
 }
 
 /**
  * The deployment's live events (server-sent events) written into the query cache while the console
  * is open: requests into the metrics and the log tail, state changes and revisions into the
- * deployment. Opened once the log tail is loaded (it follows from the newest entry it holds); on an
- * error it reopens with a fresh token after the last event seen, with a growing pause.
+ * deployment. Opened once the log tail is loaded (it follows from the newest entry it holds);
+ * reconnects as useEventStream does.
  */
 export function useDeploymentStream(id: string, enabled: boolean): StreamStatus {
   const queryClient = useQueryClient();
-  const [status, setStatus] = useState<StreamStatus>("connecting");
-  const lastId = useRef<number | null>(null);
-
-  useEffect(() => {
-    if (!enabled) return;
-    let source: EventSource | null = null;
-    let stopped = false;
-    let retry: ReturnType<typeof setTimeout> | null = null;
-    let flushTimer: ReturnType<typeof setTimeout> | null = null;
-    let refreshTimer: ReturnType<typeof setTimeout> | null = null;
-    let failures = 0;
-    const buffer: DeploymentEvent[] = [];
-    const samples = new Map<MetricsWindow, LiveSamples>();
-
-    const flush = () => {
-      flushTimer = null;
-      if (buffer.length === 0) return;
-      const events = buffer.splice(0);
-      applyEvents(queryClient, id, events, samples);
-      if (events.some((e) => e.kind === "request")) {
-        refreshTimer ??= setTimeout(() => {
-          refreshTimer = null;
-          samples.clear();
-          void queryClient.invalidateQueries({
-            queryKey: ["get", "/api/v1/deployments/{deployment_id}/metrics"],
-          });
-        }, METRICS_REFRESH_MS);
-      }
-    };
-    const onMessage = (e: MessageEvent<string>) => {
-      const event = parseDeploymentEvent(e.type, e.lastEventId, e.data);
-      if (!event || (lastId.current !== null && event.id <= lastId.current)) return;
-      lastId.current = event.id;
-      failures = 0;
-      buffer.push(event);
-      flushTimer ??= setTimeout(flush, FLUSH_MS);
-    };
-    const open = async () => {
-      setStatus(failures === 0 ? "connecting" : "reconnecting");
-      if (lastId.current === null) {
-        const logs = queryClient.getQueryData<DeploymentLogs>(logsQuery(id).queryKey);
-        lastId.current = logs?.items[0]?.id ?? null;
-      }
-      try {
-        const { data } = await api.POST("/api/v1/deployments/{deployment_id}/stream-access-token", {
-          params: { path: { deployment_id: id } },
-        });
-        if (stopped || !data) return;
-        const es = new EventSource(resumeUrl(data.stream_url, lastId.current));
-        source = es;
-        for (const kind of DEPLOYMENT_EVENT_KINDS) es.addEventListener(kind, onMessage);
-        es.onopen = () => setStatus("live");
-        es.onerror = () => {
-          es.close();
-          if (source === es) source = null;
-          if (!stopped) scheduleRetry();
-        };
-      } catch {
-        if (!stopped) scheduleRetry();
-      }
-    };
-    const scheduleRetry = () => {
-      failures += 1;
-      setStatus("reconnecting");
-      retry = setTimeout(open, Math.min(15_000, 500 * 2 ** Math.min(failures, 5)));
-    };
-    void open();
-    return () => {
-      stopped = true;
-      source?.close();
-      if (retry) clearTimeout(retry);
-      if (flushTimer) clearTimeout(flushTimer);
-      if (refreshTimer) clearTimeout(refreshTimer);
-      flush();
-    };
-  }, [enabled, id, queryClient]);
-
-  return status;
+  const status = useEventStream<DeploymentEvent>(id, enabled, {
+    streamUrl: async () => {
+      const { data } = await api.POST("/api/v1/deployments/{deployment_id}/stream-access-token", {
+        params: { path: { deployment_id: id } },
+      });
+      return data?.stream_url ?? null;
+    },
+    kinds: DEPLOYMENT_EVENT_KINDS,
+    parse: parseDeploymentEvent,
+    startAfter: () => queryClient.getQueryData<DeploymentLogs>(logsQuery(id).queryKey)?.items[0]?.id ?? null,
+    session: () => {
+      const samples = new Map<MetricsWindow, LiveSamples>();
+      let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+      return {
+        apply: (events) => {
+          applyEvents(queryClient, id, events, samples);
+          if (events.some((e) => e.kind === "request")) {
+            refreshTimer ??= setTimeout(() => {
+              refreshTimer = null;
+              samples.clear();
+              void queryClient.invalidateQueries({ queryKey: deploymentKeys.metrics });
+            }, METRICS_REFRESH_MS);
+          }
+        },
+        stop: () => {
+          if (refreshTimer) clearTimeout(refreshTimer);
+        },
+      };
+    },
+    flushMs: FLUSH_MS,
+  });
+  // The console has no idle or ended state: the stream is opening until it is live.
+  return status === "idle" || status === "ended" ? "connecting" : status;
 }

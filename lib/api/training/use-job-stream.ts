@@ -1,33 +1,30 @@
 "use client";
 
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
-import { api } from "@/lib/api/client";
-import {
-  checkpointsQuery,
-  jobQuery,
-  metricsQuery,
-  summaryQuery,
-  trainingKeys,
-} from "@/lib/api/training/keys";
+import { api, type Schemas } from "@/lib/api/client";
+import { type StreamStatus, useEventStream } from "@/lib/api/use-event-stream";
 import { patchJob } from "@/lib/training-ui/job-events";
 import { appendLogLines, type LogFilter } from "@/lib/training-ui/log-tail";
 import { mergePoints } from "@/lib/training-ui/series";
 import {
   isTerminal,
   parseStreamEvent,
-  resumeUrl,
   STREAM_EVENT_KINDS,
   type StreamEvent,
 } from "@/lib/training-ui/stream-events";
-import type { LogLine, MetricPoint, MetricsPage, TrainingJob } from "./types";
+import { checkpointsQuery, jobQuery, metricsQuery, summaryQuery, trainingKeys } from "./keys";
+
+type TrainingJob = Schemas["TrainingJob"];
+type MetricsPage = Schemas["MetricsPage"];
+type MetricPoint = Schemas["MetricPoint"];
+type LogLine = Schemas["TrainingLogLine"];
 
 /** Events are written into the cache in batches, at most this often (a replay is thousands of them). */
 const FLUSH_MS = 200;
 /** Log lines a tail keeps. */
 export const LOG_TAIL_MAX = 2000;
 
-export type StreamStatus = "idle" | "connecting" | "live" | "reconnecting" | "ended";
+export type { StreamStatus };
 
 /**
  * Applies a batch of stream events to the query cache: metric points into the metric history, log
@@ -86,99 +83,31 @@ export function applyStreamEvents(queryClient: QueryClient, jobId: string, event
 /**
  * The job's live events (server-sent events), written straight into the query cache: no second store
  * and no polling. Opened while `enabled` (the job is queued or running and its history is loaded, so
- * that nothing arriving meanwhile is lost). The stream token is good for five minutes: on an error the
- * stream is reopened with a fresh token, resuming after the last event seen (`last_event_id`), with a
- * growing pause between attempts. It ends after a terminal status.
+ * that nothing arriving meanwhile is lost), following from the history's cursor; reconnects as
+ * useEventStream does, and ends after a terminal status.
  */
 export function useJobStream(jobId: string, enabled: boolean): StreamStatus {
   const queryClient = useQueryClient();
-  const [status, setStatus] = useState<StreamStatus>("idle");
-  /** Highest event id applied, kept across reconnections and restarts of the job. */
-  const lastId = useRef<number | null>(null);
-
-  useEffect(() => {
-    if (!enabled) {
-      setStatus((s) => (s === "idle" ? s : "ended"));
-      return;
-    }
-    let source: EventSource | null = null;
-    let stopped = false;
-    let retry: ReturnType<typeof setTimeout> | null = null;
-    let flushTimer: ReturnType<typeof setTimeout> | null = null;
-    let failures = 0;
-    let ended = false;
-    const buffer: StreamEvent[] = [];
-
-    const flush = () => {
-      flushTimer = null;
-      if (buffer.length === 0) return;
-      applyStreamEvents(queryClient, jobId, buffer.splice(0));
-    };
-    const onMessage = (e: MessageEvent<string>) => {
-      const event = parseStreamEvent(e.type, e.lastEventId, e.data);
-      if (!event || (lastId.current !== null && event.id <= lastId.current)) return;
-      lastId.current = event.id;
-      failures = 0;
-      if (event.kind === "status") ended = isTerminal(event.data.status);
-      buffer.push(event);
-      flushTimer ??= setTimeout(flush, FLUSH_MS);
-    };
-
-    const open = async () => {
-      setStatus(failures === 0 && lastId.current === null ? "connecting" : "reconnecting");
-      // The history already holds everything up to its cursor: follow from there, not from the start
-      // (a long job has a million events).
-      if (lastId.current === null) {
-        const history = queryClient.getQueryData<MetricsPage>(metricsQuery(jobId).queryKey);
-        if (history) lastId.current = history.last_event_id;
-      }
-      try {
-        const { data } = await api.POST("/api/v1/training/jobs/{job_id}/stream-access-token", {
-          params: { path: { job_id: jobId } },
-        });
-        if (stopped || !data) return;
-        const es = new EventSource(resumeUrl(data.stream_url, lastId.current));
-        source = es;
-        for (const kind of STREAM_EVENT_KINDS) es.addEventListener(kind, onMessage);
-        es.onopen = () => {
-          setStatus("live");
-          // What the job and its log tail were fetched with may predate the history's cursor: read
-          // them once more now that the stream covers everything after it.
-          void queryClient.invalidateQueries({ queryKey: jobQuery(jobId).queryKey });
-          void queryClient.invalidateQueries({ queryKey: trainingKeys.logTails(jobId) });
-        };
-        es.onerror = () => {
-          // The server closes the stream after a terminal status; otherwise the token may have
-          // expired (EventSource would retry with it): reopen with a fresh one, from the last id.
-          es.close();
-          if (source === es) source = null;
-          if (stopped) return;
-          if (ended) {
-            flush();
-            setStatus("ended");
-            return;
-          }
-          scheduleRetry();
-        };
-      } catch {
-        if (!stopped) scheduleRetry();
-      }
-    };
-    const scheduleRetry = () => {
-      failures += 1;
-      setStatus("reconnecting");
-      retry = setTimeout(open, Math.min(15_000, 500 * 2 ** Math.min(failures, 5)));
-    };
-
-    void open();
-    return () => {
-      stopped = true;
-      source?.close();
-      if (retry) clearTimeout(retry);
-      if (flushTimer) clearTimeout(flushTimer);
-      flush();
-    };
-  }, [enabled, jobId, queryClient]);
-
-  return status;
+  return useEventStream<StreamEvent>(jobId, enabled, {
+    streamUrl: async () => {
+      const { data } = await api.POST("/api/v1/training/jobs/{job_id}/stream-access-token", {
+        params: { path: { job_id: jobId } },
+      });
+      return data?.stream_url ?? null;
+    },
+    kinds: STREAM_EVENT_KINDS,
+    parse: parseStreamEvent,
+    // The history already holds everything up to its cursor (a long job has a million events).
+    startAfter: () =>
+      queryClient.getQueryData<MetricsPage>(metricsQuery(jobId).queryKey)?.last_event_id ?? null,
+    session: () => ({ apply: (events) => applyStreamEvents(queryClient, jobId, events) }),
+    flushMs: FLUSH_MS,
+    isLast: (event) => (event.kind === "status" ? isTerminal(event.data.status) : null),
+    onOpen: () => {
+      // What the job and its log tail were fetched with may predate the history's cursor: read them
+      // once more now that the stream covers everything after it.
+      void queryClient.invalidateQueries({ queryKey: jobQuery(jobId).queryKey });
+      void queryClient.invalidateQueries({ queryKey: trainingKeys.logTails(jobId) });
+    },
+  });
 }
