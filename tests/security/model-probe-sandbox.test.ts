@@ -16,13 +16,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  checkUntrustedModel,
-  forgetModelVerdicts,
-  ModelRefusedError,
-  modelLimits,
-  probeCommand,
-} from "@/lib/server/modules/serving/model-probe";
+import { ModelRefusedError, modelLimits } from "@/lib/server/modules/serving/model-limits";
+import { checkUntrustedModel, forgetModelVerdicts } from "@/lib/server/modules/serving/model-probe";
+import { probeCommand } from "@/lib/server/modules/serving/model-probe-process";
 import type { ArtifactSource } from "@/lib/server/modules/training/artifact-reader";
 import {
   bwrapPath,

@@ -1,3 +1,8 @@
+/**
+ * Does this dataset fit this model, and if not, why: from the schema, roles and profile only (no
+ * data read). Also the column plan (which columns are features and target, and how) that
+ * materialisation follows, so the answer and the prepared data always agree.
+ */
 import type { ArchitectureGraph } from "../../../ml/graph-types";
 import type { AnalyzableGraph, GraphAnalysis } from "../../../ml/infer-graph";
 import type { ColumnRole, DatasetProfile, DatasetSchemaInfo, SchemaColumn } from "../../db/schema/datasets";

@@ -1,3 +1,8 @@
+/**
+ * Tables: features and target from the column roles, the version's explicit split or a seeded random
+ * one, missing numbers imputed, categories one-hot encoded and numbers standardised (image pixels
+ * scaled) with statistics of the training rows only, class labels numbered in sorted order.
+ */
 import type { TrainingConfig } from "../../../ml/graph-types";
 import type { InheritedEncoding, Preprocessing, PreprocessingStep } from "../../db/schema/training";
 import { ValidationError } from "../../errors";

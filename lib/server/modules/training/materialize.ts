@@ -1,3 +1,11 @@
+/**
+ * Prepares a dataset version for one training job: the "materialised dataset" directory that the
+ * generated train.py / train.mjs read with `--data-dir` (format: lib/ml/codegen/README.md). The
+ * entry point only: the column plan and fit check are in dataset-fit.ts, reading, splitting and
+ * writing in prepared-dataset.ts, and each kind of data in materialize-<kind>.ts. Everything done
+ * is returned as the job's `Preprocessing`, in order, so that serving (artifact-reader.ts) can
+ * apply exactly the same steps to raw instances.
+ */
 import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types";
 import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
