@@ -11,6 +11,9 @@ import { findJobType, type JobType } from "./registry";
  * The jobs table as a queue: every state change is one UPDATE guarded by the state it expects, so
  * concurrent runners, cancellations and stale-job recovery never overwrite each other. The runner
  * (runner.ts) drives the `*ForRunner` functions; services use enqueue, get and cancel.
+ *
+ * One piece (past ~400 lines): every state change of a job row is here, so the guards that keep
+ * concurrent writers apart can be read together.
  */
 
 export type { Job, JobState };

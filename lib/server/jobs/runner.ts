@@ -22,6 +22,8 @@ import { type JobContext, registeredJobTypes } from "./registry";
  * (`ensureInProcessRunner`); with PostgreSQL, `npm run worker` processes can run them instead.
  * Handlers must not block the event loop for long stretches (yield between batches): while it is
  * blocked, no heartbeat is written, and after `staleAfterMs` another process takes the job over.
+ *
+ * One piece (past ~400 lines): the claim, heartbeat, retry and shutdown loop is one state machine.
  */
 
 /** Throw this from a handler for a failure worth retrying (network, busy upstream): retried with backoff. */

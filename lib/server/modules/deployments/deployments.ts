@@ -2,6 +2,8 @@
  * Deployments (issue 14): management (owner-scoped; another account's deployment is a 404), keys
  * (`ldk_…`, stored hashed like personal keys, compared in constant time, shown once) and revisions
  * (every change of model or settings). Inference lives in ../serving/inference.ts.
+ *
+ * One piece (past ~400 lines): a deployment and its revisions change together in transactions.
  */
 import { and, count, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";

@@ -3,6 +3,9 @@
  * in memory; refused with 402 the moment they pass the plan's `hub_file_bytes`), listing, content
  * streaming and the whole model as a streamed ZIP. Blobs are `hub/<id>`; a fork's files and version
  * snapshots refer to the same blobs, so a blob is removed only when nothing refers to it any more.
+ *
+ * One piece (past ~400 lines): uploads, downloads, the ZIP stream and blob reference counting share
+ * one reference-counting rule, kept in one file.
  */
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";

@@ -5,6 +5,9 @@
  * exactly as training did (materialize.ts). No training code is involved.
  *
  * `buildManifest` writes that manifest when a job succeeds.
+ *
+ * One piece (past ~400 lines): reading a manifest, encoding instances and decoding outputs must
+ * agree exactly with buildManifest, so they are kept side by side.
  */
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -2,6 +2,9 @@
  * Everything a training program sends with its upload token (decisions "Training"): events (metrics,
  * logs, status, progress), checkpoint files and model artifact files. The managed runtimes' scripts
  * and a user's own machine use exactly this path. Uploads to a finished job answer 409.
+ *
+ * One piece (past ~400 lines): every upload a job's program makes goes through the same ownership,
+ * state and quota checks, kept together.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, ne, sql } from "drizzle-orm";

@@ -1,3 +1,8 @@
+/**
+ * The training routes (contract §4.6): one createRoute per operation, the OpenAPI source of truth of
+ * the area. One piece by design (past ~400 lines): one file per area (../shared/STYLE.md, "Server
+ * modules"); handlers are in training.handlers.ts, schemas in training.schemas.ts.
+ */
 import { createRoute, z } from "@hono/zod-openapi";
 import { allowJsonBody } from "../../http/body-limit";
 import { credentials } from "../../http/credentials";
