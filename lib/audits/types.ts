@@ -1,6 +1,6 @@
 /**
  * The audit workflow's data, shared by the CLI (cli/src/commands/audit.ts), the server
- * (lib/server/services/audits) and the studio. Pure: no I/O.
+ * (lib/server/modules/audits) and the studio. Pure: no I/O.
  */
 
 /** A chat message of an OpenAI-style request. */

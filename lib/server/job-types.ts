@@ -5,7 +5,7 @@
  * has been loaded, so a job type missing here is never run.
  *
  * Add one line per capability, e.g.:
- *   import "./services/codegen-job";
+ *   import "./modules/codegen/codegen-job";
  */
 import "./modules/codegen/codegen-job";
 import "./modules/datasets/dataset-jobs";

@@ -22,8 +22,8 @@ type Verifier = (c: Context<AppEnv>, secret: string) => Promise<Caller | null>;
 
 /**
  * How each kind of secret is checked, registered at start by the area that issues it (sessions and
- * personal keys: routes/account/account.index.ts; deployment keys: the deployments index; stream and
- * upload tokens: services/training/tokens.ts). A kind nobody registered is refused as unknown.
+ * personal keys: modules/account/account.index.ts; deployment keys: the deployments index; stream and
+ * upload tokens: modules/account/training-tokens.ts). A kind nobody registered is refused as unknown.
  */
 const verifiers = new Map<CredentialKind, Verifier>();
 

@@ -63,7 +63,7 @@ export const hubModels = pgTable(
     license: text("license"),
     tags: jsonb("tags").$type<string[]>().notNull().default([]),
     category: text("category"),
-    /** The model card, markdown (rendered and sanitised by services/hub/model-card.ts). */
+    /** The model card, markdown (rendered and sanitised by modules/hub/model-card.ts). */
     card: text("card").notNull().default(""),
     visibility: text("visibility", { enum: HUB_VISIBILITIES }).notNull().default("public"),
     state: text("state", { enum: HUB_STATES }).notNull().default("draft"),
@@ -189,7 +189,7 @@ export type HubModelVersionRow = typeof hubModelVersions.$inferSelect;
 export type HubReviewRow = typeof hubReviews.$inferSelect;
 
 /**
- * Signed download links that have fetched content (services/hub/signed-links.ts): a link counts one
+ * Signed download links that have fetched content (modules/hub/signed-links.ts): a link counts one
  * download however often it is replayed. Rows outlive their link's expiry by a day, then go.
  */
 export const hubLinkDownloads = pgTable(

@@ -2,7 +2,7 @@ import { bigint, boolean, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
 /**
- * The verdict of loading an uploaded model in a limited child process (services/serving/model-probe.ts),
+ * The verdict of loading an uploaded model in a limited child process (modules/serving/model-probe.ts),
  * keyed by a digest of the model files' bytes, the declared input and the limits it was probed
  * under: every server process reads it instead of probing the same bytes again.
  */

@@ -7,7 +7,7 @@ import * as r from "./auth.routes";
 /**
  * Sign-up and sign-in: at most LOGIN_RATE_LIMIT_PER_MINUTE (default 30) attempts a minute from one
  * client address (the connection's: http/client-address.ts), on top of the per-account and
- * per-address back-off of services/auth-limits.ts.
+ * per-address back-off of auth-limits.ts.
  */
 const router = createRouter();
 for (const route of ["login", "signup"]) {

@@ -20,7 +20,7 @@ export { quotaExceeded, storageUsedBytes };
  *   DATASET_MAX_FILE_BYTES     the overall cap (default 500 MB)
  *   DATASET_UPLOAD_FILE_BYTES  the per-file limit of every plan
  *   STORAGE_QUOTA_BYTES        the storage quota of every plan (older name: DATASET_STORAGE_BYTES)
- * The storage quota counts every byte the user stores, not only datasets (services/storage-quota.ts).
+ * The storage quota counts every byte the user stores, not only datasets (modules/account/storage-quota.ts).
  */
 export const DATASET_FILE_CAP_BYTES = 500 * 1024 * 1024;
 

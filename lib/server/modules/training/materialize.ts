@@ -63,7 +63,7 @@ export interface EvaluationRows {
 }
 
 /**
- * The raw rows of a split, for evaluations (services/evaluations): the job's columns (its
+ * The raw rows of a split, for evaluations (modules/evaluations): the job's columns (its
  * preprocessing), rows with a target, and the version's explicit split or the seeded random split
  * this job's configuration gives, exactly as materializeTable made it. Tables only.
  */
