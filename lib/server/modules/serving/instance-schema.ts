@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { FieldError } from "../../errors";
 import { ValidationError } from "../../errors";
 import type { ModelManifest } from "../training/artifact-reader";
+import { exampleImageInstance, imageBytesOf, imageInputJsonSchema, imageSpecOf } from "./image-instances";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -58,6 +59,12 @@ function cachedInstanceZod(m: ModelManifest): z.ZodType<unknown> {
 
 /** Validates raw instances; a 422 names the first failing instance and each failing field. */
 export function validateInstances(m: ModelManifest, instances: readonly unknown[]): void {
+  const image = imageSpecOf(m);
+  if (image) {
+    // Shape only (a base64 string or data: URL per instance); the pictures are decoded when predicted.
+    for (const [i, instance] of instances.entries()) imageBytesOf(image, instance, i);
+    return;
+  }
   const schema = cachedInstanceZod(m);
   const text = isText(m);
   for (let i = 0; i < instances.length; i++) {
@@ -84,6 +91,8 @@ export function validateInstances(m: ModelManifest, instances: readonly unknown[
 
 /** JSON Schema of one instance. */
 export function inputJsonSchema(m: ModelManifest): JsonSchema {
+  const image = imageSpecOf(m);
+  if (image) return imageInputJsonSchema(image);
   if (isText(m)) {
     const field = textField(m);
     return {
@@ -135,6 +144,8 @@ export function outputJsonSchema(m: ModelManifest): JsonSchema {
 
 /** One valid instance: imputation means where recorded, else zeros and the first category. */
 export function exampleInstance(m: ModelManifest): unknown {
+  const image = imageSpecOf(m);
+  if (image) return exampleImageInstance(image);
   if (isText(m)) {
     const tokens = m.input.preprocessing.find((s) => s.kind === "char_tokens");
     const vocab = tokens && "vocabulary" in tokens ? tokens.vocabulary.filter((c) => c.length === 1) : [];

@@ -13,6 +13,7 @@ import {
   type LoadedArtifact,
   type Prediction,
 } from "../training/artifact-reader";
+import { encodeImageInstances, imageSpecOf } from "./image-instances";
 
 interface Pending {
   batch: EncodedBatch;
@@ -39,10 +40,21 @@ export class MicroBatcher {
     this.maxBatch = opts.maxBatch ?? 256;
   }
 
-  /** Validates and encodes the instances now (throws ValidationError), then runs them batched. */
+  /**
+   * Validates and encodes the instances now (throws ValidationError), then runs them batched. An
+   * image model's pictures are decoded first (image-instances.ts; a bad one rejects), outside the
+   * model's queue.
+   */
   predict(instances: readonly unknown[]): Promise<Prediction[]> {
     if (instances.length === 0) return Promise.resolve([]);
-    const batch = encodeInstances(this.model.manifest, instances);
+    const image = imageSpecOf(this.model.manifest);
+    if (image) return encodeImageInstances(image, instances).then((batch) => this.predictEncoded(batch));
+    return this.predictEncoded(encodeInstances(this.model.manifest, instances));
+  }
+
+  /** Runs already encoded inputs batched with the other requests. */
+  predictEncoded(batch: EncodedBatch): Promise<Prediction[]> {
+    if (batch.count === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
       this.queue.push({ batch, resolve, reject });
       if (!this.running) void this.drain();
