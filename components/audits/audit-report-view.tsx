@@ -2,6 +2,7 @@
 
 import type { ReactNode } from "react";
 import { Card, CardHeader } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
 import { AuditStateBadge } from "./audit-state-badge";
 import { CandidatesTable } from "./candidates-table";
 import { pct, usd } from "./format";
@@ -40,20 +41,20 @@ export function AuditReportView({
   const summaryText = typeof report.audit.summary?.text === "string" ? report.audit.summary.text : null;
   return (
     <div className="max-w-6xl space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <div className="flex items-center gap-3">
-            <h1 className="text-2xl font-semibold tracking-tight">{report.audit.name}</h1>
-            <AuditStateBadge state={report.audit.state} />
-          </div>
-          <p className="mt-1 text-sm text-muted">
-            Audit of {report.audit.source || "logged calls"} ·{" "}
-            {new Date(report.audit.created_at).toLocaleString("en-GB")}
-          </p>
-          {summaryText ? <p className="mt-2 max-w-3xl text-sm">{summaryText}</p> : null}
-        </div>
-        {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
-      </div>
+      <PageHeader
+        title={report.audit.name}
+        badges={<AuditStateBadge state={report.audit.state} />}
+        description={
+          <>
+            <p>
+              Audit of {report.audit.source || "logged calls"} ·{" "}
+              {new Date(report.audit.created_at).toLocaleString("en-GB")}
+            </p>
+            {summaryText ? <p className="mt-2 text-fg">{summaryText}</p> : null}
+          </>
+        }
+        actions={actions}
+      />
 
       <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <Tile label="Calls audited" value={String(t.calls)} />

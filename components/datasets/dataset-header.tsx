@@ -1,20 +1,17 @@
 "use client";
 
-import { ChevronRight, Globe2, Lock, Settings, UploadCloud } from "lucide-react";
-import Link from "next/link";
+import { Globe2, Lock, Settings, UploadCloud } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { HeaderStat, PageHeader } from "@/components/ui/page-header";
 import { formatBytes, formatCount, formatLabel, formatRelative, taskLabel } from "@/lib/datasets-ui/format";
 import type { Dataset, DatasetVersion } from "./types";
 
 function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
-    <div className="min-w-20">
-      <dt className="text-xs text-muted">{label}</dt>
-      <dd className="mt-0.5 text-sm font-medium tabular-nums" data-testid={testId}>
-        {value}
-      </dd>
-    </div>
+    <HeaderStat label={label} testId={testId} className="min-w-20">
+      {value}
+    </HeaderStat>
   );
 }
 
@@ -31,58 +28,55 @@ export function DatasetHeader({
   onOpenSettings: () => void;
 }) {
   return (
-    <header className="mb-6">
-      <nav aria-label="Breadcrumb" className="mb-3 flex items-center gap-1 text-sm text-muted">
-        <Link href="/datasets" className="hover:text-fg hover:underline">
-          Datasets
-        </Link>
-        <ChevronRight aria-hidden className="h-3.5 w-3.5" />
-        <span aria-current="page" className="truncate text-fg">
-          {dataset.name}
-        </span>
-      </nav>
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0">
-          <div className="flex flex-wrap items-center gap-2">
-            <h1 className="text-2xl font-semibold tracking-tight">{dataset.name}</h1>
-            {dataset.builtin ? <Badge tone="accent">Built-in</Badge> : null}
-            {!dataset.builtin && dataset.read_only ? <Badge>Public · {dataset.owner?.username}</Badge> : null}
-            {!dataset.read_only ? (
-              <Badge tone={dataset.visibility === "public" ? "ok" : "neutral"}>
-                <span className="inline-flex items-center gap-1" data-testid="visibility-badge">
-                  {dataset.visibility === "public" ? (
-                    <Globe2 aria-hidden className="h-3 w-3" />
-                  ) : (
-                    <Lock aria-hidden className="h-3 w-3" />
-                  )}
-                  {dataset.visibility === "public" ? "Public" : "Private"}
-                </span>
-              </Badge>
+    <PageHeader
+      title={dataset.name}
+      crumbs={[{ href: "/datasets", label: "Datasets" }]}
+      badges={
+        <>
+          {dataset.builtin ? <Badge tone="accent">Built-in</Badge> : null}
+          {!dataset.builtin && dataset.read_only ? <Badge>Public · {dataset.owner?.username}</Badge> : null}
+          {!dataset.read_only ? (
+            <Badge tone={dataset.visibility === "public" ? "ok" : "neutral"}>
+              <span className="inline-flex items-center gap-1" data-testid="visibility-badge">
+                {dataset.visibility === "public" ? (
+                  <Globe2 aria-hidden className="h-3 w-3" />
+                ) : (
+                  <Lock aria-hidden className="h-3 w-3" />
+                )}
+                {dataset.visibility === "public" ? "Public" : "Private"}
+              </span>
+            </Badge>
+          ) : null}
+          {dataset.task ? <Badge tone="ok">{taskLabel(dataset.task)}</Badge> : null}
+        </>
+      }
+      description={
+        dataset.description || dataset.source || dataset.license ? (
+          <>
+            {dataset.description ? <p>{dataset.description}</p> : null}
+            {dataset.source || dataset.license ? (
+              <p className="mt-1 text-xs">
+                {dataset.source ? <>Source: {dataset.source}. </> : null}
+                {dataset.license ? <>Licence: {dataset.license}.</> : null}
+              </p>
             ) : null}
-            {dataset.task ? <Badge tone="ok">{taskLabel(dataset.task)}</Badge> : null}
-          </div>
-          {dataset.description ? (
-            <p className="mt-1 max-w-3xl text-sm text-muted">{dataset.description}</p>
-          ) : null}
-          {dataset.source || dataset.license ? (
-            <p className="mt-1 text-xs text-muted">
-              {dataset.source ? <>Source: {dataset.source}. </> : null}
-              {dataset.license ? <>Licence: {dataset.license}.</> : null}
-            </p>
-          ) : null}
-        </div>
-        {dataset.read_only ? null : (
-          <div className="flex gap-2">
+          </>
+        ) : null
+      }
+      actions={
+        dataset.read_only ? null : (
+          <>
             <Button variant="secondary" onClick={onUploadVersion}>
               <UploadCloud aria-hidden className="h-4 w-4" /> New version
             </Button>
             <Button variant="ghost" onClick={onOpenSettings} aria-label="Dataset settings" title="Settings">
               <Settings aria-hidden className="h-4 w-4" />
             </Button>
-          </div>
-        )}
-      </div>
-      <dl className="mt-4 flex flex-wrap gap-x-8 gap-y-3 rounded-lg border border-border bg-panel px-5 py-3">
+          </>
+        )
+      }
+    >
+      <dl className="flex flex-wrap gap-x-8 gap-y-3 rounded-lg border border-border bg-panel px-5 py-3">
         <Stat label="Format" value={formatLabel(version?.schema.format ?? dataset.format)} />
         <Stat
           label="Rows"
@@ -101,6 +95,6 @@ export function DatasetHeader({
           value={dataset.builtin ? "Built-in" : formatRelative(version?.created_at ?? dataset.updated_at)}
         />
       </dl>
-    </header>
+    </PageHeader>
   );
 }

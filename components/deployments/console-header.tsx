@@ -1,37 +1,13 @@
 "use client";
 
-import { ChevronRight, Radio } from "lucide-react";
-import Link from "next/link";
-import type { ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
-import { cn } from "@/components/ui/cn";
+import { LiveIndicator, PageHeader, HeaderStat as Stat } from "@/components/ui/page-header";
 import type { StreamStatus } from "@/lib/api/deployments/use-deployment-stream";
 import { formatAgo } from "@/lib/training-ui/durations";
 import { DeploymentActions } from "./deployment-actions";
 import { JobLink } from "./job-link";
 import { DeploymentStateBadge } from "./state-badge";
 import type { Deployment } from "./types";
-
-function Stat({
-  label,
-  children,
-  testId,
-  wide = false,
-}: {
-  label: string;
-  children: ReactNode;
-  testId?: string;
-  wide?: boolean;
-}) {
-  return (
-    <div className={cn("min-w-0", wide && "sm:col-span-2")}>
-      <dt className="text-xs text-muted">{label}</dt>
-      <dd className="mt-0.5 truncate text-sm font-medium tabular-nums" data-testid={testId}>
-        {children}
-      </dd>
-    </div>
-  );
-}
 
 const TASKS: Record<string, string> = {
   classification: "Classification",
@@ -52,33 +28,17 @@ export function ConsoleHeader({
   onError: (error: unknown) => void;
 }) {
   return (
-    <header className="mb-6 space-y-4">
-      <nav aria-label="Breadcrumb" className="flex items-center gap-1 text-sm text-muted">
-        <Link href="/deployments" className="hover:text-fg hover:underline">
-          Deployments
-        </Link>
-        <ChevronRight aria-hidden className="h-3.5 w-3.5" />
-        <span aria-current="page" className="truncate text-fg">
-          {d.name}
-        </span>
-      </nav>
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="flex min-w-0 flex-wrap items-center gap-3">
-          <h1 className="truncate text-2xl font-semibold tracking-tight">{d.name}</h1>
+    <PageHeader
+      title={d.name}
+      crumbs={[{ href: "/deployments", label: "Deployments" }]}
+      badges={
+        <>
           <DeploymentStateBadge state={d.state} />
-          <span
-            className={cn(
-              "inline-flex items-center gap-1 text-xs",
-              stream === "live" ? "text-ok" : "text-muted",
-            )}
-            role="status"
-          >
-            <Radio aria-hidden className="h-3.5 w-3.5" />
-            {stream === "live" ? "Live" : stream === "reconnecting" ? "Reconnecting…" : "Connecting…"}
-          </span>
-        </div>
-        <DeploymentActions deployment={d} onError={onError} />
-      </div>
+          <LiveIndicator status={stream} />
+        </>
+      }
+      actions={<DeploymentActions deployment={d} onError={onError} />}
+    >
       {d.state === "paused" ? (
         <Alert tone="warn">Paused: predictions answer 503 until you resume the deployment.</Alert>
       ) : d.state === "failed" ? (
@@ -101,7 +61,7 @@ export function ConsoleHeader({
           <Stat label="Key" testId="deployment-key-prefix">
             <span className="font-mono">{d.key_prefix}…</span>
           </Stat>
-          <Stat label="Endpoint" wide>
+          <Stat label="Endpoint" className="min-w-0 sm:col-span-2">
             <span className="font-mono text-xs" title={`${d.inference_url}/predict`}>
               {d.inference_url}/predict
             </span>
@@ -113,6 +73,6 @@ export function ConsoleHeader({
           </Stat>
         </dl>
       </div>
-    </header>
+    </PageHeader>
   );
 }

@@ -1,11 +1,12 @@
 "use client";
 
-import { ChevronRight, Loader2, SearchX } from "lucide-react";
+import { Loader2, SearchX } from "lucide-react";
 import Link from "next/link";
 import { errorMessage } from "@/components/training/error-message";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
 import { useDataset } from "@/lib/api/datasets/queries";
 import { useEvaluation } from "@/lib/api/evaluations/queries";
 import { useJob } from "@/lib/api/training/queries";
@@ -106,53 +107,42 @@ export function EvaluationPage({ evaluationId }: { evaluationId: string }) {
   const otherVersion = job.data && e.dataset_version_id !== job.data.dataset_version_id;
   return (
     <div className="max-w-7xl space-y-6">
-      <header className="space-y-3">
-        <nav aria-label="Breadcrumb" className="flex items-center gap-1 text-sm text-muted">
-          <Link href="/training" className="hover:text-fg hover:underline">
-            Training
-          </Link>
-          <ChevronRight aria-hidden className="h-3.5 w-3.5" />
-          <Link
-            href={`/training/${encodeURIComponent(e.job_id)}`}
-            className="truncate hover:text-fg hover:underline"
-          >
-            {job.data?.name ?? e.job_id}
-          </Link>
-          <ChevronRight aria-hidden className="h-3.5 w-3.5" />
-          <span aria-current="page" className="text-fg">
-            Evaluation
-          </span>
-        </nav>
-        <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-2xl font-semibold tracking-tight">{splitLabel(e.split)} split</h1>
-          <EvaluationStateBadge state={e.state} />
-        </div>
-        <p className="text-sm text-muted">
-          <Link
-            href={`/datasets/${encodeURIComponent(e.dataset_id)}`}
-            className="text-accent underline underline-offset-2"
-          >
-            <DatasetName id={e.dataset_id} />
-          </Link>
-          {otherVersion
-            ? ` · version ${e.dataset_version_id}`
-            : job.data
-              ? " · the version the job trained on"
+      <PageHeader
+        title={`${splitLabel(e.split)} split`}
+        crumbs={[
+          { href: "/training", label: "Training" },
+          { href: `/training/${encodeURIComponent(e.job_id)}`, label: job.data?.name ?? e.job_id },
+        ]}
+        current="Evaluation"
+        badges={<EvaluationStateBadge state={e.state} />}
+        description={
+          <>
+            <Link
+              href={`/datasets/${encodeURIComponent(e.dataset_id)}`}
+              className="text-accent underline underline-offset-2"
+            >
+              <DatasetName id={e.dataset_id} />
+            </Link>
+            {otherVersion
+              ? ` · version ${e.dataset_version_id}`
+              : job.data
+                ? " · the version the job trained on"
+                : ""}
+            {e.metrics.rows !== undefined
+              ? ` · ${formatCount(e.metrics.rows)} ${e.result?.kind === "language_modeling" ? "windows" : "rows"}`
               : ""}
-          {e.metrics.rows !== undefined
-            ? ` · ${formatCount(e.metrics.rows)} ${e.result?.kind === "language_modeling" ? "windows" : "rows"}`
-            : ""}
-          {job.data?.artifact
-            ? ` · ${job.data.artifact.format === "onnx" ? "ONNX" : "TensorFlow.js"} model`
-            : ""}
-          {e.finished_at ? (
-            <>
-              {" · finished "}
-              <time dateTime={e.finished_at}>{new Date(e.finished_at).toLocaleString()}</time>
-            </>
-          ) : null}
-        </p>
-      </header>
+            {job.data?.artifact
+              ? ` · ${job.data.artifact.format === "onnx" ? "ONNX" : "TensorFlow.js"} model`
+              : ""}
+            {e.finished_at ? (
+              <>
+                {" · finished "}
+                <time dateTime={e.finished_at}>{new Date(e.finished_at).toLocaleString()}</time>
+              </>
+            ) : null}
+          </>
+        }
+      />
 
       {!finished ? (
         <div

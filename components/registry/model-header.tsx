@@ -1,8 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { ChevronRight, Pencil, Trash2 } from "lucide-react";
-import Link from "next/link";
+import { Pencil, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { errorMessage } from "@/components/training/error-message";
@@ -11,6 +10,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
+import { PageHeader } from "@/components/ui/page-header";
 import { $api } from "@/lib/api/client";
 import { invalidateRegistry, MODEL_PATH, registryKeys } from "@/lib/api/registry/keys";
 import type { RegisteredModel } from "./types";
@@ -139,27 +139,20 @@ function DeleteModelButton({ model, versions }: { model: RegisteredModel; versio
 /** Breadcrumb, name, task, editable description, delete. */
 export function ModelHeader({ model, versions }: { model: RegisteredModel; versions: number }) {
   return (
-    <header className="mb-6 space-y-3">
-      <nav aria-label="Breadcrumb" className="flex items-center gap-1 text-sm text-muted">
-        <Link href="/models" className="hover:text-fg hover:underline">
-          Models
-        </Link>
-        <ChevronRight aria-hidden className="h-3.5 w-3.5" />
-        <span aria-current="page" className="truncate text-fg">
-          {model.name}
-        </span>
-      </nav>
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="flex min-w-0 flex-wrap items-center gap-3">
-          <h1 className="truncate text-2xl font-semibold tracking-tight">{model.name}</h1>
+    <PageHeader
+      title={model.name}
+      crumbs={[{ href: "/models", label: "Models" }]}
+      badges={
+        <>
           {model.task ? <Badge tone="accent">{model.task}</Badge> : null}
           {model.tags.map((t) => (
             <Badge key={t}>{t}</Badge>
           ))}
-        </div>
-        <DeleteModelButton model={model} versions={versions} />
-      </div>
+        </>
+      }
+      actions={<DeleteModelButton model={model} versions={versions} />}
+    >
       <DescriptionEditor model={model} />
-    </header>
+    </PageHeader>
   );
 }

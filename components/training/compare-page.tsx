@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueries } from "@tanstack/react-query";
-import { ChevronRight, GitCompareArrows, Plus, X } from "lucide-react";
+import { GitCompareArrows, Plus, X } from "lucide-react";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useId, useMemo, useState } from "react";
@@ -9,10 +9,12 @@ import { buttonClass } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
 import { jobQuery, metricsQuery, summaryQuery } from "@/lib/api/training/keys";
 import { useJobs } from "@/lib/api/training/queries";
 import { formatStat } from "@/lib/datasets-ui/format";
 import { fieldLabel } from "@/lib/editor/param-form";
+import { describeAugmentation } from "@/lib/ml/graph-types";
 import { compareStyle, configDiff, parseIds } from "@/lib/training-ui/config-diff";
 import { formatDuration, jobDurations } from "@/lib/training-ui/durations";
 import { chartRows, lowerIsBetter, type XAxisKey } from "@/lib/training-ui/series";
@@ -42,7 +44,8 @@ function setupFields(job: TrainingJob, metric: string, finalValue: number | unde
     Runtime: job.resolved_runtime ? RUNTIME_LABELS[job.resolved_runtime] : RUNTIME_LABELS[job.runtime],
     Strategy: job.strategy,
   };
-  for (const [k, v] of Object.entries(job.config)) fields[fieldLabel(k)] = v;
+  for (const [k, v] of Object.entries(job.config))
+    fields[fieldLabel(k)] = typeof v === "object" && v !== null ? describeAugmentation(v) : v;
   fields.State = stateLabel(job.state);
   if (metric) fields[`Last ${metric}`] = finalValue === undefined ? null : formatStat(finalValue);
   fields["Run time"] = d.running === null ? null : formatDuration(d.running);
@@ -128,44 +131,35 @@ export function ComparePage() {
 
   return (
     <div className="max-w-7xl">
-      <nav aria-label="Breadcrumb" className="mb-3 flex items-center gap-1 text-sm text-muted">
-        <Link href="/training" className="hover:text-fg hover:underline">
-          Training
-        </Link>
-        <ChevronRight aria-hidden className="h-3.5 w-3.5" />
-        <span aria-current="page" className="text-fg">
-          Compare
-        </span>
-      </nav>
-      <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold tracking-tight">Compare jobs</h1>
-          <p className="mt-1 text-sm text-muted">
-            One metric of every job on the same axes, and the settings in which they differ.
-          </p>
-        </div>
-        {ids.length < MAX_COMPARE && addable.length > 0 ? (
-          <div className="flex items-center gap-2">
-            <label htmlFor={addId} className="sr-only">
-              Add a job
-            </label>
-            <Plus aria-hidden className="h-4 w-4 text-muted" />
-            <select
-              id={addId}
-              value=""
-              onChange={(e) => e.target.value && setIds([...ids, e.target.value])}
-              className={cn(compactInputClass, "h-9 w-64 text-sm")}
-            >
-              <option value="">Add a job…</option>
-              {addable.map((j) => (
-                <option key={j.id} value={j.id}>
-                  {j.name}
-                </option>
-              ))}
-            </select>
-          </div>
-        ) : null}
-      </div>
+      <PageHeader
+        title="Compare jobs"
+        crumbs={[{ href: "/training", label: "Training" }]}
+        current="Compare"
+        description="One metric of every job on the same axes, and the settings in which they differ."
+        actions={
+          ids.length < MAX_COMPARE && addable.length > 0 ? (
+            <>
+              <label htmlFor={addId} className="sr-only">
+                Add a job
+              </label>
+              <Plus aria-hidden className="h-4 w-4 text-muted" />
+              <select
+                id={addId}
+                value=""
+                onChange={(e) => e.target.value && setIds([...ids, e.target.value])}
+                className={cn(compactInputClass, "h-9 w-64 text-sm")}
+              >
+                <option value="">Add a job…</option>
+                {addable.map((j) => (
+                  <option key={j.id} value={j.id}>
+                    {j.name}
+                  </option>
+                ))}
+              </select>
+            </>
+          ) : null
+        }
+      />
 
       {ids.length === 0 ? (
         <EmptyState

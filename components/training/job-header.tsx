@@ -1,13 +1,14 @@
 "use client";
 
-import { ChevronRight, Download, Radio } from "lucide-react";
+import { Download } from "lucide-react";
 import Link from "next/link";
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import { DeployButton } from "@/components/deployments/deploy-button";
 import { PublishToHubButton } from "@/components/hub/publish-to-hub-button";
 import { PushToRegistryButton } from "@/components/registry/push-to-registry-button";
 import { Alert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
+import { LiveIndicator, PageHeader, HeaderStat as Stat } from "@/components/ui/page-header";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { useDataset } from "@/lib/api/datasets/queries";
 import type { StreamStatus } from "@/lib/api/training/use-job-stream";
@@ -19,17 +20,6 @@ import { RUNTIME_LABELS } from "./runtime-picker";
 import { StateBadge } from "./state-badge";
 import type { TrainingJob } from "./types";
 import { useNow } from "./use-now";
-
-function Stat({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs text-muted">{label}</dt>
-      <dd className="mt-0.5 truncate text-sm font-medium tabular-nums" data-testid={testId}>
-        {children}
-      </dd>
-    </div>
-  );
-}
 
 /** A dataset's name (its id until it is known, or when it was deleted). */
 function DatasetName({ id }: { id: string }) {
@@ -62,19 +52,11 @@ export function JobHeader({ job, stream }: { job: TrainingJob; stream: StreamSta
   const progress = progressOf(job);
   const active = isActive(job.state);
   return (
-    <header className="mb-6 space-y-4">
-      <nav aria-label="Breadcrumb" className="flex items-center gap-1 text-sm text-muted">
-        <Link href="/training" className="hover:text-fg hover:underline">
-          Training
-        </Link>
-        <ChevronRight aria-hidden className="h-3.5 w-3.5" />
-        <span aria-current="page" className="truncate text-fg">
-          {job.name}
-        </span>
-      </nav>
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="flex min-w-0 flex-wrap items-center gap-3">
-          <h1 className="truncate text-2xl font-semibold tracking-tight">{job.name}</h1>
+    <PageHeader
+      title={job.name}
+      crumbs={[{ href: "/training", label: "Training" }]}
+      badges={
+        <>
           <StateBadge state={job.state} cancelling={job.cancel_requested} />
           {job.base_model_id ? (
             <Link
@@ -86,20 +68,11 @@ export function JobHeader({ job, stream }: { job: TrainingJob; stream: StreamSta
               Fine-tuned from <span className="font-medium">{job.base_model_name ?? job.base_model_id}</span>
             </Link>
           ) : null}
-          {active ? (
-            <span
-              className={cn(
-                "inline-flex items-center gap-1 text-xs",
-                stream === "live" ? "text-ok" : "text-muted",
-              )}
-              role="status"
-            >
-              <Radio aria-hidden className="h-3.5 w-3.5" />
-              {stream === "live" ? "Live" : stream === "reconnecting" ? "Reconnecting…" : "Connecting…"}
-            </span>
-          ) : null}
-        </div>
-        <div className="flex flex-wrap items-center gap-2">
+          {active ? <LiveIndicator status={stream} /> : null}
+        </>
+      }
+      actions={
+        <>
           <JobActions job={job} onError={setActionError} />
           <PushToRegistryButton job={job} />
           {job.state === "succeeded" && job.artifact ? (
@@ -142,8 +115,9 @@ export function JobHeader({ job, stream }: { job: TrainingJob; stream: StreamSta
               DAG file
             </a>
           </div>
-        </div>
-      </div>
+        </>
+      }
+    >
       {actionError ? <Alert>{actionError}</Alert> : null}
       {job.reason && (job.state === "failed" || job.state === "timed_out") ? (
         <Alert tone={job.state === "failed" ? "danger" : "warn"}>{job.reason}</Alert>
@@ -194,6 +168,6 @@ export function JobHeader({ job, stream }: { job: TrainingJob; stream: StreamSta
           </div>
         ) : null}
       </div>
-    </header>
+    </PageHeader>
   );
 }
