@@ -17,7 +17,7 @@ export const MAX_IMAGE_INSTANCE_BYTES = 4 * 1024 * 1024;
 export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 
 const imageStepSchema = z.object({
-  kind: z.literal("image"),
+  kind: z.literal("image").default("image"),
   channels: z.union([z.literal(1), z.literal(3)]),
   height: z.number().int().positive(),
   width: z.number().int().positive(),
@@ -39,9 +39,15 @@ const specs = new WeakMap<ModelManifest, ImageSpec | null>();
 export function imageSpecOf(m: ModelManifest): ImageSpec | null {
   if (specs.has(m)) return specs.get(m) ?? null;
   let spec: ImageSpec | null = null;
-  for (const step of m.input.preprocessing as unknown[]) {
-    const parsed = imageStepSchema.safeParse(step);
-    if (parsed.success) {
+  // The step among the input's preprocessing; an `image` block beside it is read the same way.
+  const blocks = [
+    ...m.input.preprocessing.filter((s) => (s as { kind: string }).kind === "image"),
+    (m.input as { image?: unknown }).image,
+    (m as { image?: unknown }).image,
+  ];
+  for (const block of blocks) {
+    const parsed = block === undefined ? null : imageStepSchema.safeParse(block);
+    if (parsed?.success) {
       spec = { ...parsed.data, field: m.input_features[0]?.name ?? "image" };
       break;
     }
