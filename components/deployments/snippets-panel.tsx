@@ -4,10 +4,10 @@ import { useEffect, useState } from "react";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { CopyButton } from "@/components/ui/copy-button";
+import { useInferenceSchema } from "@/lib/api/deployments/use-inference-schema";
 import { buildSnippets, KEY_ENV, type SnippetId } from "@/lib/deployments-ui/snippets";
 import { useDeploymentKey } from "./key-store";
 import type { Deployment } from "./types";
-import { useInferenceSchema } from "./use-inference-schema";
 
 /** Copyable calls in several languages, with absolute URLs and the key read from the environment. */
 export function SnippetsPanel({

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { api } from "@/lib/api/client";
+import { useInferenceSchema } from "@/lib/api/deployments/use-inference-schema";
 import {
   type FormValues,
   formFields,
@@ -21,7 +22,6 @@ import { PredictionOutput } from "./prediction-output";
 import { ProblemAlert } from "./problem-alert";
 import { SchemaForm } from "./schema-form";
 import type { Deployment, InferenceSchema } from "./types";
-import { useInferenceSchema } from "./use-inference-schema";
 
 /** Field errors of a 422 for instance 0, by field name (`inputs.0.sepal_length` → `sepal_length`). */
 function fieldErrors(error: unknown): Record<string, string> {

@@ -5,9 +5,9 @@ import { memo, useEffect, useId, useLayoutEffect, useRef, useState } from "react
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
+import { useLogTail } from "@/lib/api/training/use-log-tail";
 import { isAtBottom, LOG_LEVELS, type LogFilter, type LogLevel } from "@/lib/training-ui/log-tail";
 import { compactInputClass } from "./inputs";
-import { useLogTail } from "./use-log-tail";
 
 const LEVEL_STYLE: Record<LogLevel, string> = {
   debug: "text-muted",

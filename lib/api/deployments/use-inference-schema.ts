@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/api/client";
-import { deploymentKeys } from "@/lib/api/deployments/keys";
+import { deploymentKeys } from "./keys";
 
 /** The deployment's inference schema (input, output, example), read with its key as a client would. */
 export function useInferenceSchema(deploymentId: string, revision: number | null, apiKey: string | null) {

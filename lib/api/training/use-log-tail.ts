@@ -1,10 +1,11 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { api } from "@/lib/api/client";
-import { trainingKeys } from "@/lib/api/training/keys";
+import { api, type Schemas } from "@/lib/api/client";
 import { type LogFilter, lastPage } from "@/lib/training-ui/log-tail";
-import type { LogLine } from "./types";
+import { trainingKeys } from "./keys";
+
+type LogLine = Schemas["TrainingLogLine"];
 
 /** Lines read when the tail opens (or its filter changes). */
 const TAIL = 500;
