@@ -58,6 +58,13 @@ export function ColumnsTab({ dataset, version }: DatasetTabProps) {
             {formatStat(profile.images.height.max)} px
             {profile.images.skipped > 0 ? ` · ${profile.images.skipped} files could not be read` : ""}
           </p>
+          {profile.images.splits ? (
+            <p className="mt-1 text-sm text-muted" data-testid="image-splits">
+              Split folders: {formatCount(profile.images.splits.train)} train ·{" "}
+              {formatCount(profile.images.splits.validation)} validation ·{" "}
+              {formatCount(profile.images.splits.test)} test
+            </p>
+          ) : null}
           <div className="max-w-md">
             <BarList
               items={topValueBars(
@@ -68,6 +75,21 @@ export function ColumnsTab({ dataset, version }: DatasetTabProps) {
               label="Images per class"
             />
           </div>
+          {profile.images.corrupt && profile.images.corrupt.length > 0 ? (
+            <details className="mt-3 text-sm" data-testid="image-corrupt">
+              <summary className="cursor-pointer text-muted">
+                {formatCount(profile.images.corrupt.length)} unreadable{" "}
+                {profile.images.corrupt.length === 1 ? "file" : "files"}, skipped
+              </summary>
+              <ul className="mt-2 max-h-48 overflow-auto font-mono text-xs">
+                {profile.images.corrupt.map((name) => (
+                  <li key={name} className="truncate">
+                    {name}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
         </section>
       ) : null}
       {profile.columns.length > 8 ? (

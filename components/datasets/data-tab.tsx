@@ -45,9 +45,10 @@ export function DataTab({ dataset, version }: DatasetTabProps) {
     <div className="space-y-4">
       {hasImages && images.length > 0 ? (
         <section aria-labelledby="samples-heading" className="rounded-lg border border-border bg-panel p-4">
-          <h2 id="samples-heading" className="mb-3 text-sm font-semibold">
+          <h2 id="samples-heading" className="text-sm font-semibold">
             Samples
           </h2>
+          {version.schema.format === "image_zip" ? <ImageLayoutNote version={version} /> : null}
           <ul className="flex flex-wrap gap-3">
             {images.slice(0, SAMPLE_IMAGES).map((img) => (
               <li key={`${img.row}-${img.path}`} className="w-16 text-center">
@@ -108,5 +109,32 @@ export function DataTab({ dataset, version }: DatasetTabProps) {
         label={`Rows of ${dataset.name}`}
       />
     </div>
+  );
+}
+
+const LAYOUT_LABEL = {
+  classes: "one folder per class",
+  wrapped: "one folder per class, inside one top folder",
+  splits: "train/, validation/ and test/ folders of class folders (the version's split)",
+} as const;
+
+/** Which image ZIP layouts are read, and how this version was read. */
+function ImageLayoutNote({ version }: Pick<DatasetTabProps, "version">) {
+  const images = version.profile?.images;
+  return (
+    <p className="mb-3 mt-1 text-xs text-muted" data-testid="image-layout-note">
+      Image ZIPs are read as one folder per class (<code>cats/1.png</code>), optionally inside one top folder,
+      or as top-level <code>train/</code>, <code>validation/</code> (or <code>val/</code>) and{" "}
+      <code>test/</code> folders of class folders, which become the version&apos;s split. PNG, JPEG, WebP, GIF
+      (first frame) of any size and mode; files that cannot be read are skipped.
+      {images?.layout ? <> This version: {LAYOUT_LABEL[images.layout]}.</> : null}
+      {images && images.skipped > 0 ? (
+        <>
+          {" "}
+          {formatCount(images.skipped)} unreadable {images.skipped === 1 ? "file was" : "files were"} skipped
+          (listed under Columns).
+        </>
+      ) : null}
+    </p>
   );
 }

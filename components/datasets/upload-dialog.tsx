@@ -71,7 +71,7 @@ export function UploadDialog({
           ? `The file becomes the next version of “${datasetName ?? "this dataset"}”. Identical content is recognised and not stored twice.`
           : fromUrl
             ? "The server downloads the file from its address, then reads and profiles it."
-            : "CSV, TSV, JSON Lines, Parquet, plain text, or a ZIP of images in one folder per class."
+            : "CSV, TSV, JSON Lines, Parquet, plain text, or a ZIP of images in one folder per class (or in train/, validation/ and test/ folders of class folders)."
       }
     >
       {open ? (

@@ -610,6 +610,8 @@ export interface paths {
         /**
          * Upload a dataset file (multipart), as a new dataset or a new version of one
          * @description The trailing slash is part of the path. The file is streamed, hashed and profiled; its format is detected from its content and name. With `dataset_id`, new content becomes the next version; content identical to an existing version creates nothing and answers 200 with that version. 413 above 500 MB, 402 above the plan's per-file limit or the storage quota.
+         *
+         *     Image ZIPs are read in these layouts: one folder per class (`cats/1.png`, `dogs/2.jpg`); the same inside one top folder (`pets/cats/1.png`); or top-level `train/`, `validation/` (or `val/`) and `test/` folders each holding class folders (`train/cats/1.png`), which become the version's explicit split. Images may mix sizes, modes (grayscale, RGB, RGBA, palette) and formats (PNG, JPEG, WebP, GIF first frame, TIFF, AVIF); files that cannot be decoded are listed by name in the profile (`images.corrupt`) and skipped. Hidden files and `__MACOSX/` are ignored.
          */
         post: operations["uploadDataset"];
         delete?: never;
@@ -3041,6 +3043,39 @@ export interface components {
             seed: number;
             /** @description Fraction of the data held out for validation */
             validation_split: number;
+            /** @description Image models: random changes to training images (all off when omitted) */
+            augmentation?: {
+                /**
+                 * @description Mirror half of the training images left to right
+                 * @default false
+                 */
+                horizontal_flip: boolean;
+                /**
+                 * @description Random crop after padding each side with this many zero pixels (0 = off)
+                 * @default 0
+                 */
+                crop_padding: number;
+                /**
+                 * @description Random rotation by up to ± this many degrees (0 = off)
+                 * @default 0
+                 */
+                rotation_degrees: number;
+                /**
+                 * @description Random shift by up to ± this fraction of the width and height (0 = off)
+                 * @default 0
+                 */
+                translate: number;
+                /**
+                 * @description Random brightness, contrast and saturation factors in [1 − j, 1 + j] (RGB inputs only; 0 = off)
+                 * @default 0
+                 */
+                color_jitter: number;
+            };
+            /**
+             * @description Image datasets: how pictures reach the Input's height × width: stretch (default; the whole picture, aspect ratio not kept), crop (cover, then cut the centre) or pad (fit inside, zero borders)
+             * @enum {string}
+             */
+            resize?: "stretch" | "crop" | "pad";
         };
         GraphAnalysisSummary: {
             /** @description True when the graph has no error-severity issue */
@@ -3085,7 +3120,7 @@ export interface components {
              * @description Start from a template (its graph, configuration and description)
              * @enum {string}
              */
-            template?: "mlp-classifier" | "cnn-image" | "lstm-sequence" | "transformer-block";
+            template?: "mlp-classifier" | "cnn-image" | "cnn-vgg" | "cnn-resnet" | "lstm-sequence" | "transformer-block";
         } & (unknown | unknown | unknown);
         TrainingConfigInput: {
             /**
@@ -3124,6 +3159,39 @@ export interface components {
              * @default 0.2
              */
             validation_split: number;
+            /** @description Image models: random changes to training images (all off when omitted) */
+            augmentation?: {
+                /**
+                 * @description Mirror half of the training images left to right
+                 * @default false
+                 */
+                horizontal_flip: boolean;
+                /**
+                 * @description Random crop after padding each side with this many zero pixels (0 = off)
+                 * @default 0
+                 */
+                crop_padding: number;
+                /**
+                 * @description Random rotation by up to ± this many degrees (0 = off)
+                 * @default 0
+                 */
+                rotation_degrees: number;
+                /**
+                 * @description Random shift by up to ± this fraction of the width and height (0 = off)
+                 * @default 0
+                 */
+                translate: number;
+                /**
+                 * @description Random brightness, contrast and saturation factors in [1 − j, 1 + j] (RGB inputs only; 0 = off)
+                 * @default 0
+                 */
+                color_jitter: number;
+            };
+            /**
+             * @description Image datasets: how pictures reach the Input's height × width: stretch (default; the whole picture, aspect ratio not kept), crop (cover, then cut the centre) or pad (fit inside, zero borders)
+             * @enum {string}
+             */
+            resize?: "stretch" | "crop" | "pad";
         };
         ProjectPage: {
             items: components["schemas"]["ProjectSummary"][];
@@ -3437,7 +3505,21 @@ export interface components {
                     /** @description PNG data URL */
                     thumbnail?: string;
                 }[];
+                /** @description Image files that could not be decoded, skipped */
                 skipped: number;
+                /**
+                 * @description classes: one folder per class; wrapped: the same inside one top folder; splits: train/, validation/ (or val/) and test/ folders of class folders, which become the version's explicit split
+                 * @enum {string}
+                 */
+                layout?: "classes" | "wrapped" | "splits";
+                /** @description Paths of the images that could not be decoded (all of them), skipped */
+                corrupt?: string[];
+                /** @description Images in each split folder (splits layout) */
+                splits?: {
+                    train: number;
+                    validation: number;
+                    test: number;
+                };
             };
             text?: {
                 lines: number;
@@ -3807,8 +3889,8 @@ export interface components {
             task: "classification" | "regression" | "image_classification" | "language_modeling";
             graph: components["schemas"]["ArchitectureGraph"];
             config: components["schemas"]["TrainingJobConfig"];
-            /** @description The built-in dataset the recipe was made for */
-            dataset_id: string;
+            /** @description The built-in dataset the recipe was made for; null: made for your own image ZIP */
+            dataset_id: string | null;
             /** @description A base model of GET /foundation-catalog made for the same task and data, or null */
             base_model_id: string | null;
             /** @description Whether the recipe's task is the project's (null without project_id) */
@@ -3823,7 +3905,51 @@ export interface components {
             weight_decay: number;
             seed: number;
             validation_split: number;
+            augmentation?: components["schemas"]["TrainingAugmentation"];
+            resize?: components["schemas"]["ImageResizeMode"];
         };
+        /**
+         * @description Random changes to the training images, drawn per batch from the job's seed and applied to the training split only (never to validation, test or serving), on pixels scaled to [0, 1] before the per-channel normalisation. Every field is off by default; color_jitter applies to RGB inputs only.
+         * @example {
+         *       "horizontal_flip": true,
+         *       "crop_padding": 4,
+         *       "rotation_degrees": 10,
+         *       "translate": 0.1,
+         *       "color_jitter": 0.2
+         *     }
+         */
+        TrainingAugmentation: {
+            /**
+             * @description Mirror half of the training images left to right
+             * @default false
+             */
+            horizontal_flip: boolean;
+            /**
+             * @description Random crop after padding each side with this many zero pixels (0 = off)
+             * @default 0
+             */
+            crop_padding: number;
+            /**
+             * @description Random rotation by up to ± this many degrees (0 = off)
+             * @default 0
+             */
+            rotation_degrees: number;
+            /**
+             * @description Random shift by up to ± this fraction of the width and height (0 = off)
+             * @default 0
+             */
+            translate: number;
+            /**
+             * @description Random brightness, contrast and saturation factors in [1 − j, 1 + j] (RGB inputs only; 0 = off)
+             * @default 0
+             */
+            color_jitter: number;
+        };
+        /**
+         * @description Image datasets: stretch (the default: the whole picture to exactly H×W, aspect ratio not kept), crop (scaled to cover H×W, the centre cut out) or pad (scaled to fit inside H×W, black borders).
+         * @enum {string}
+         */
+        ImageResizeMode: "stretch" | "crop" | "pad";
         TrainingEstimate: {
             params: number;
             /** @description Forward FLOPs of one sample (analyzeGraph) */
@@ -3884,7 +4010,7 @@ export interface components {
             config?: components["schemas"]["TrainingJobConfigInput"];
             runtime?: components["schemas"]["TrainingRuntime"];
         };
-        /** @description Training configuration; omitted fields take the project's values. epochs 1–1000, batch_size 1–1024, learning_rate in (0, 1]. */
+        /** @description Training configuration; omitted fields take the project's values. epochs 1–1000, batch_size 1–1024, learning_rate in (0, 1]. augmentation and resize matter for image datasets only: augmentation horizontal_flip, crop_padding 0–8 pixels, rotation_degrees 0–30, translate 0–0.25 of the size, color_jitter 0–0.5 (RGB); resize stretch (default), crop or pad. */
         TrainingJobConfigInput: {
             epochs?: number;
             batch_size?: number;
@@ -3894,6 +4020,8 @@ export interface components {
             weight_decay?: number;
             seed?: number;
             validation_split?: number;
+            augmentation?: components["schemas"]["TrainingAugmentation"];
+            resize?: components["schemas"]["ImageResizeMode"];
         };
         /**
          * @description auto: PyTorch where the worker has it, else TensorFlow.js; pytorch; tfjs; external: your own hardware (the service never executes it and learns its progress from uploaded events).
@@ -8180,7 +8308,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description CSV, TSV, JSON Lines, Parquet, a ZIP of images in one folder per class, or plain text
+                     * @description CSV, TSV, JSON Lines, Parquet, plain text, or a ZIP of images (PNG, JPEG, WebP, GIF, TIFF, AVIF; any size and mode): one folder per class (`cats/1.png`), optionally inside one top folder, or top-level `train/`, `validation/` (or `val/`) and `test/` folders of class folders, which become the version's explicit split. Images that cannot be decoded are listed in the profile (`images.corrupt`) and skipped.
                      */
                     file: string;
                     /** @description Defaults to the file name */
