@@ -145,7 +145,9 @@ export function diffConfig(
   const cb: TrainingConfig = { ...DEFAULT_TRAINING_CONFIG, ...definedFields(b) };
   const changes: ConfigChange[] = [];
   for (const field of Object.keys(trainingConfigSchema.shape) as (keyof TrainingConfig)[]) {
-    if (ca[field] !== cb[field]) changes.push({ field, before: ca[field], after: cb[field] });
+    // augmentation is an object: compared by value.
+    if (JSON.stringify(ca[field]) !== JSON.stringify(cb[field]))
+      changes.push({ field, before: ca[field], after: cb[field] });
   }
   return changes;
 }

@@ -81,6 +81,64 @@ export type ArchitectureGraph = z.infer<typeof architectureGraphSchema>;
 export const OPTIMIZERS = ["adam", "adamw", "sgd", "rmsprop"] as const;
 export type Optimizer = (typeof OPTIMIZERS)[number];
 
+/**
+ * Random changes to training images, applied per batch to the training split only (never to
+ * validation, test or serving), on pixels scaled to [0, 1] before the per-channel normalisation.
+ * Every field off by default.
+ */
+export const augmentationSchema = z
+  .object({
+    horizontal_flip: z.boolean().default(false).describe("Mirror half of the training images left to right"),
+    crop_padding: z
+      .number()
+      .int()
+      .min(0)
+      .max(8)
+      .default(0)
+      .describe("Random crop after padding each side with this many zero pixels (0 = off)"),
+    rotation_degrees: z
+      .number()
+      .min(0)
+      .max(30)
+      .default(0)
+      .describe("Random rotation by up to ± this many degrees (0 = off)"),
+    translate: z
+      .number()
+      .min(0)
+      .max(0.25)
+      .default(0)
+      .describe("Random shift by up to ± this fraction of the width and height (0 = off)"),
+    color_jitter: z
+      .number()
+      .min(0)
+      .max(0.5)
+      .default(0)
+      .describe(
+        "Random brightness, contrast and saturation factors in [1 − j, 1 + j] (RGB inputs only; 0 = off)",
+      ),
+  })
+  .strict();
+export type Augmentation = z.output<typeof augmentationSchema>;
+export type AugmentationInput = z.input<typeof augmentationSchema>;
+
+/** A short human summary, e.g. "flip, crop (pad 4), rotate ±10°" ("none" when every field is off). */
+export function describeAugmentation(a: Partial<Augmentation>): string {
+  const parts = [
+    a.horizontal_flip ? "flip" : "",
+    a.crop_padding ? `crop (pad ${a.crop_padding})` : "",
+    a.rotation_degrees ? `rotate ±${a.rotation_degrees}°` : "",
+    a.translate ? `shift ±${Math.round(a.translate * 100)}%` : "",
+    a.color_jitter ? `colour jitter ${a.color_jitter}` : "",
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(", ") : "none";
+}
+
+/** How an image is brought to the Input's height × width. */
+export const IMAGE_RESIZE_MODES = ["stretch", "crop", "pad"] as const;
+export type ImageResizeMode = (typeof IMAGE_RESIZE_MODES)[number];
+/** The documented default: the whole picture, its aspect ratio not kept. */
+export const DEFAULT_IMAGE_RESIZE: ImageResizeMode = "stretch";
+
 /** Training hyper-parameters. Field names are snake_case: they are API fields. */
 export const trainingConfigSchema = z.object({
   epochs: z.number().int().min(1).max(1000).default(10).describe("Number of passes over the training set"),
@@ -99,6 +157,16 @@ export const trainingConfigSchema = z.object({
     .max(0.5)
     .default(0.2)
     .describe("Fraction of the data held out for validation"),
+  augmentation: augmentationSchema
+    .optional()
+    .describe("Image models: random changes to training images (all off when omitted)"),
+  resize: z
+    .enum(IMAGE_RESIZE_MODES)
+    .optional()
+    .describe(
+      "Image datasets: how pictures reach the Input's height × width: stretch (default; the whole picture, " +
+        "aspect ratio not kept), crop (cover, then cut the centre) or pad (fit inside, zero borders)",
+    ),
 });
 /** Fully-resolved training config (defaults applied). */
 export type TrainingConfig = z.output<typeof trainingConfigSchema>;

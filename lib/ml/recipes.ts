@@ -6,6 +6,7 @@
 import { sequential } from "./graph-builder";
 import type { ArchitectureGraph, TrainingConfig } from "./graph-types";
 import { DEFAULT_TRAINING_CONFIG } from "./graph-types";
+import { getTemplate } from "./templates";
 
 export type RecipeTask = "classification" | "regression" | "image_classification" | "language_modeling";
 
@@ -16,8 +17,8 @@ export interface Recipe {
   task: RecipeTask;
   graph: ArchitectureGraph;
   config: TrainingConfig;
-  /** The built-in dataset the configuration was tuned on. */
-  dataset_id: string;
+  /** The built-in dataset the configuration was tuned on; null: made for the user's own images. */
+  dataset_id: string | null;
   /** A base model of the catalog (data/catalog) made for the same task and data, or null. */
   base_model_id: string | null;
 }
@@ -80,6 +81,57 @@ export const RECIPES: readonly Recipe[] = [
     config: cfg({ epochs: 15, batch_size: 32, learning_rate: 0.003, optimizer: "adam" }),
     dataset_id: "builtin-digits",
     base_model_id: "digits-cnn-0-4",
+  },
+  {
+    id: "images-lenet",
+    name: "Grayscale pictures (LeNet, 28×28)",
+    description:
+      "The LeNet-5 template for 28×28 grayscale pictures in 10 classes (digits, letters, icons) from an image ZIP. " +
+      "Defaults: 10 epochs, batch 64, Adam at 0.001, constant learning rate; augmentation: random crop after " +
+      "2 pixels of padding and rotations up to ±10° (no flip: digits and letters are not mirror images).",
+    task: "image_classification",
+    graph: getTemplate("cnn-image").graph,
+    config: cfg({
+      epochs: 10,
+      batch_size: 64,
+      learning_rate: 0.001,
+      optimizer: "adam",
+      augmentation: {
+        horizontal_flip: false,
+        crop_padding: 2,
+        rotation_degrees: 10,
+        translate: 0,
+        color_jitter: 0,
+      },
+    }),
+    dataset_id: null,
+    base_model_id: null,
+  },
+  {
+    id: "images-vgg",
+    name: "Colour pictures (VGG-style, 32×32)",
+    description:
+      "The VGG-style template (two blocks of 3×3 convolutions with batch norm) for 32×32 RGB pictures in 10 " +
+      "classes from an image ZIP. Defaults: 20 epochs, batch 64, AdamW at 0.001 with weight decay 0.0005, " +
+      "constant learning rate; augmentation: horizontal flip and random crop after 4 pixels of padding.",
+    task: "image_classification",
+    graph: getTemplate("cnn-vgg").graph,
+    config: cfg(getTemplate("cnn-vgg").training),
+    dataset_id: null,
+    base_model_id: null,
+  },
+  {
+    id: "images-resnet",
+    name: "Colour pictures (small ResNet, 32×32)",
+    description:
+      "The small ResNet template (a stem and three residual blocks of 16, 32 and 64 channels) for 32×32 RGB " +
+      "pictures in 10 classes from an image ZIP. Defaults: 20 epochs, batch 64, AdamW at 0.001 with weight " +
+      "decay 0.0005, constant learning rate; augmentation: horizontal flip and random crop after 4 pixels of padding.",
+    task: "image_classification",
+    graph: getTemplate("cnn-resnet").graph,
+    config: cfg(getTemplate("cnn-resnet").training),
+    dataset_id: null,
+    base_model_id: null,
   },
   {
     id: "char-lstm-lm",

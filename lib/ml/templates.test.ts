@@ -4,10 +4,12 @@ import { analyzeGraph } from "./infer-graph";
 import { getTemplate, listTemplates, TEMPLATE_IDS } from "./templates";
 
 describe("templates", () => {
-  it("lists the four starters", () => {
+  it("lists the six starters", () => {
     expect(listTemplates().map((t) => t.id)).toEqual([
       "mlp-classifier",
       "cnn-image",
+      "cnn-vgg",
+      "cnn-resnet",
       "lstm-sequence",
       "transformer-block",
     ]);
@@ -32,6 +34,16 @@ describe("templates", () => {
     const cnn = analyzeGraph(getTemplate("cnn-image").graph);
     expect(cnn.shapes.pool2).toEqual([16, 5, 5]);
     expect(cnn.totalParams).toBe(61_706);
+    const vgg = analyzeGraph(getTemplate("cnn-vgg").graph);
+    expect(vgg.shapes.pool1).toEqual([32, 16, 16]);
+    expect(vgg.shapes.pool2).toEqual([64, 8, 8]);
+    expect(vgg.shapes.gap).toEqual([64]);
+    const resnet = analyzeGraph(getTemplate("cnn-resnet").graph);
+    expect(resnet.shapes.block1_out).toEqual([16, 32, 32]);
+    expect(resnet.shapes.block2_out).toEqual([32, 16, 16]);
+    expect(resnet.shapes.block3_out).toEqual([64, 8, 8]);
+    expect(resnet.shapes.gap).toEqual([64]);
+    for (const g of [vgg, resnet]) expect(g.totalParams).toBeLessThan(200_000);
     const lstm = analyzeGraph(getTemplate("lstm-sequence").graph);
     expect(lstm.shapes.lstm).toEqual([128]);
     const tr = analyzeGraph(getTemplate("transformer-block").graph);

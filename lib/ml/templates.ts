@@ -5,7 +5,14 @@
 import type { ArchitectureGraph, GraphEdge, LayerNode, LayerType, TrainingConfig } from "./graph-types";
 import { DEFAULT_TRAINING_CONFIG } from "./graph-types";
 
-export const TEMPLATE_IDS = ["mlp-classifier", "cnn-image", "lstm-sequence", "transformer-block"] as const;
+export const TEMPLATE_IDS = [
+  "mlp-classifier",
+  "cnn-image",
+  "cnn-vgg",
+  "cnn-resnet",
+  "lstm-sequence",
+  "transformer-block",
+] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
 
 export interface Template {
@@ -91,6 +98,154 @@ function cnnImage(): Template {
   };
 }
 
+/** Conv (no bias: BatchNorm follows) → BatchNorm → ReLU, one row each, starting at `row`. */
+function convBnRelu(name: string, channels: number, row: number, stride = 1, col = 0): Spec[] {
+  return [
+    [name, "Conv2D", { out_channels: channels, kernel_size: 3, padding: 1, stride, bias: false }, row, col],
+    [`${name}_bn`, "BatchNorm", {}, row + 1, col],
+    [`${name}_relu`, "Activation", { activation: "relu" }, row + 2, col],
+  ];
+}
+
+function cnnVgg(): Template {
+  return {
+    id: "cnn-vgg",
+    name: "VGG-style CNN",
+    description:
+      "Two blocks of two 3×3 convolutions with batch norm (32, 64 channels) and max pooling, global average pooling, dropout; for 32×32 RGB images in 10 classes (e.g. CIFAR-10).",
+    graph: build(
+      [
+        ["input", "Input", { shape: [3, 32, 32], dtype: "float32" }, 0],
+        ...convBnRelu("conv1a", 32, 1),
+        ...convBnRelu("conv1b", 32, 4),
+        ["pool1", "MaxPool2D", { kernel_size: 2 }, 7],
+        ...convBnRelu("conv2a", 64, 8),
+        ...convBnRelu("conv2b", 64, 11),
+        ["pool2", "MaxPool2D", { kernel_size: 2 }, 14],
+        ["gap", "GlobalAvgPool", {}, 15],
+        ["dropout", "Dropout", { p: 0.3 }, 16],
+        ["logits", "Dense", { units: 10 }, 17],
+        ["output", "Output", { loss: "cross_entropy", num_classes: 10 }, 18],
+      ],
+      chain(
+        "input",
+        ...["conv1a", "conv1b"].flatMap((c) => [c, `${c}_bn`, `${c}_relu`]),
+        "pool1",
+        ...["conv2a", "conv2b"].flatMap((c) => [c, `${c}_bn`, `${c}_relu`]),
+        "pool2",
+        "gap",
+        "dropout",
+        "logits",
+        "output",
+      ),
+    ),
+    training: {
+      ...DEFAULT_TRAINING_CONFIG,
+      epochs: 20,
+      batch_size: 64,
+      learning_rate: 0.001,
+      optimizer: "adamw",
+      weight_decay: 0.0005,
+      augmentation: {
+        horizontal_flip: true,
+        crop_padding: 4,
+        rotation_degrees: 0,
+        translate: 0,
+        color_jitter: 0,
+      },
+    },
+  };
+}
+
+/**
+ * A residual block of the small ResNet: two 3×3 conv + BatchNorm, added to the block's input (or
+ * to a strided 1×1 conv + BatchNorm of it when the block halves the size and widens), then ReLU.
+ */
+function residualBlock(
+  name: string,
+  from: string,
+  channels: number,
+  row: number,
+  downsample: boolean,
+): { specs: Spec[]; links: [string, string, number?][]; out: string } {
+  const stride = downsample ? 2 : 1;
+  const specs: Spec[] = [
+    ...convBnRelu(`${name}_conv1`, channels, row, stride),
+    [`${name}_conv2`, "Conv2D", { out_channels: channels, kernel_size: 3, padding: 1, bias: false }, row + 3],
+    [`${name}_bn2`, "BatchNorm", {}, row + 4],
+    [`${name}_add`, "Add", {}, row + 5, 0, "Residual"],
+    [`${name}_out`, "Activation", { activation: "relu" }, row + 6],
+  ];
+  const links: [string, string, number?][] = [
+    ...chain(from, `${name}_conv1`, `${name}_conv1_bn`, `${name}_conv1_relu`, `${name}_conv2`, `${name}_bn2`),
+    [`${name}_bn2`, `${name}_add`, 0],
+  ];
+  if (downsample) {
+    specs.push(
+      [
+        `${name}_skip`,
+        "Conv2D",
+        { out_channels: channels, kernel_size: 1, stride: 2, bias: false },
+        row + 1,
+        1,
+        "Shortcut",
+      ],
+      [`${name}_skip_bn`, "BatchNorm", {}, row + 2, 1],
+    );
+    links.push(...chain(from, `${name}_skip`, `${name}_skip_bn`), [`${name}_skip_bn`, `${name}_add`, 1]);
+  } else {
+    links.push([from, `${name}_add`, 1]);
+  }
+  links.push([`${name}_add`, `${name}_out`]);
+  return { specs, links, out: `${name}_out` };
+}
+
+function cnnResnet(): Template {
+  const block1 = residualBlock("block1", "stem_relu", 16, 4, false);
+  const block2 = residualBlock("block2", block1.out, 32, 11, true);
+  const block3 = residualBlock("block3", block2.out, 64, 18, true);
+  return {
+    id: "cnn-resnet",
+    name: "Small ResNet",
+    description:
+      "A 3×3 stem and three residual blocks (16, 32, 64 channels; the last two halve the size through a strided 1×1 shortcut), global average pooling; for 32×32 RGB images in 10 classes (e.g. CIFAR-10).",
+    graph: build(
+      [
+        ["input", "Input", { shape: [3, 32, 32], dtype: "float32" }, 0],
+        ...convBnRelu("stem", 16, 1),
+        ...block1.specs,
+        ...block2.specs,
+        ...block3.specs,
+        ["gap", "GlobalAvgPool", {}, 25],
+        ["logits", "Dense", { units: 10 }, 26],
+        ["output", "Output", { loss: "cross_entropy", num_classes: 10 }, 27],
+      ],
+      [
+        ...chain("input", "stem", "stem_bn", "stem_relu"),
+        ...block1.links,
+        ...block2.links,
+        ...block3.links,
+        ...chain(block3.out, "gap", "logits", "output"),
+      ],
+    ),
+    training: {
+      ...DEFAULT_TRAINING_CONFIG,
+      epochs: 20,
+      batch_size: 64,
+      learning_rate: 0.001,
+      optimizer: "adamw",
+      weight_decay: 0.0005,
+      augmentation: {
+        horizontal_flip: true,
+        crop_padding: 4,
+        rotation_degrees: 0,
+        translate: 0,
+        color_jitter: 0,
+      },
+    },
+  };
+}
+
 function lstmSequence(): Template {
   return {
     id: "lstm-sequence",
@@ -159,6 +314,8 @@ function transformerBlock(): Template {
 const builders: Record<TemplateId, () => Template> = {
   "mlp-classifier": mlpClassifier,
   "cnn-image": cnnImage,
+  "cnn-vgg": cnnVgg,
+  "cnn-resnet": cnnResnet,
   "lstm-sequence": lstmSequence,
   "transformer-block": transformerBlock,
 };

@@ -27,7 +27,15 @@ describe("training recipes", () => {
     const all = await call(app, "GET", "/api/v1/training/recipes", { key });
     expect(all.status, all.text).toBe(200);
     const ids = all.json.items.map((r: { id: string }) => r.id);
-    expect(ids).toEqual(["tabular-mlp-classifier", "tabular-mlp-regression", "digits-cnn", "char-lstm-lm"]);
+    expect(ids).toEqual([
+      "tabular-mlp-classifier",
+      "tabular-mlp-regression",
+      "digits-cnn",
+      "images-lenet",
+      "images-vgg",
+      "images-resnet",
+      "char-lstm-lm",
+    ]);
     const baseModels = Object.fromEntries(
       all.json.items.map((r: { id: string; base_model_id: string | null }) => [r.id, r.base_model_id]),
     );
@@ -35,6 +43,9 @@ describe("training recipes", () => {
       "tabular-mlp-classifier": null,
       "tabular-mlp-regression": null,
       "digits-cnn": "digits-cnn-0-4",
+      "images-lenet": null,
+      "images-vgg": null,
+      "images-resnet": null,
       "char-lstm-lm": "char-lstm-declaration",
     });
     const catalog = await call(app, "GET", "/api/v1/foundation-catalog", { key });
@@ -54,6 +65,9 @@ describe("training recipes", () => {
       "tabular-mlp-classifier": true,
       "tabular-mlp-regression": false,
       "digits-cnn": true,
+      "images-lenet": true,
+      "images-vgg": true,
+      "images-resnet": true,
       "char-lstm-lm": false,
     });
     const base = { project_id: projectId, dataset_id: "builtin-iris", runtime: "external" };

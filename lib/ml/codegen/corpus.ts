@@ -49,9 +49,16 @@ function lenet5(): CorpusGraph {
   b.add("Output", { loss: "cross_entropy", num_classes: 10 }, { id: "output", inputs: ["logits"] });
   return {
     id: "lenet5",
-    description: "LeNet-5: Conv2D with padding, average pooling, Flatten (SGD)",
+    description:
+      "LeNet-5: Conv2D with padding, average pooling, Flatten (SGD; flip and padded-crop augmentation)",
     graph: b.build(),
-    training: { epochs: 10, batch_size: 64, learning_rate: 0.05, optimizer: "sgd" },
+    training: {
+      epochs: 10,
+      batch_size: 64,
+      learning_rate: 0.05,
+      optimizer: "sgd",
+      augmentation: { horizontal_flip: true, crop_padding: 2 },
+    },
   };
 }
 
@@ -88,7 +95,21 @@ function resnetBlock(): CorpusGraph {
     id: "resnet-block",
     description: "ResNet stem and basic block: strided conv, BatchNorm2d, max pool with padding, Add skip",
     graph: b.build(),
-    training: { epochs: 5, batch_size: 32, learning_rate: 0.1, optimizer: "sgd", weight_decay: 0.0001 },
+    // Every augmentation (colour jitter: RGB input).
+    training: {
+      epochs: 5,
+      batch_size: 32,
+      learning_rate: 0.1,
+      optimizer: "sgd",
+      weight_decay: 0.0001,
+      augmentation: {
+        horizontal_flip: true,
+        crop_padding: 4,
+        rotation_degrees: 15,
+        translate: 0.1,
+        color_jitter: 0.3,
+      },
+    },
   };
 }
 
@@ -121,7 +142,8 @@ function inceptionConcat(): CorpusGraph {
     description:
       "Inception-style branches joined on the channel axis (Concatenate axis 0), binary cross-entropy",
     graph: b.build(),
-    training: { epochs: 5, batch_size: 16, learning_rate: 0.001 },
+    // Rotation alone (no shift).
+    training: { epochs: 5, batch_size: 16, learning_rate: 0.001, augmentation: { rotation_degrees: 10 } },
   };
 }
 

@@ -9,8 +9,10 @@
  * public upload-token API (standard library only).
  */
 import { pyFloat } from "./format";
+import { activeAugmentation, imageInput } from "./images";
 import { pyStr } from "./literals";
 import type { CodegenPlan } from "./plan";
+import { pythonImageSupport } from "./pytorch-images";
 
 /** Python source: backslashes stay as written, `${…}` substitutes generator values. */
 const py = String.raw;
@@ -29,6 +31,12 @@ export function generateTrainPy(plan: CodegenPlan): string {
   const tokens = plan.vocabSize !== null;
   const classification = loss !== "mse";
   const hasBatchNorm = plan.layers.some((n) => n.type === "BatchNorm");
+  const image = imageInput(plan);
+  const augmentation = activeAugmentation(plan);
+  // F: crop padding (F.pad) and rotation / translation (F.affine_grid, F.grid_sample).
+  const functional =
+    augmentation !== null &&
+    (augmentation.crop_padding > 0 || augmentation.rotation_degrees > 0 || augmentation.translate > 0);
   const modelImports = [
     "INPUT_DTYPE",
     "INPUT_SHAPE",
@@ -149,8 +157,15 @@ import numpy as np
 import torch
 import torch.distributed as dist
 from torch import nn
-from torch.nn.parallel import DistributedDataParallel
-from torch.utils.data import DataLoader, DistributedSampler, Subset, TensorDataset
+${functional ? "from torch.nn import functional as F\n" : ""}from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data import (
+    BatchSampler,
+    DataLoader,
+    DistributedSampler,
+    RandomSampler,
+    SequentialSampler,
+    TensorDataset,
+)
 
 from model import ${modelImports.join(", ")}
 
@@ -211,6 +226,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--resume", type=Path, help="checkpoint to continue from")
     parser.add_argument("--export-dir", type=Path, help="write the best model there")
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:1, mps")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="processes that read training batches (0: this one)",
+    )
     parser.add_argument("--job", help="Layerline training job id to upload metrics to")
     parser.add_argument(
         "--token",
@@ -260,6 +281,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--synthetic must be at least 1")
     if args.upload_retries < 0:
         parser.error("--upload-retries cannot be negative")
+    if args.workers < 0:
+        parser.error("--workers cannot be negative")
     if args.warmup_epochs < 0:
         parser.error("--warmup-epochs cannot be negative")
     if args.freeze == "base" and args.init_weights is None:
@@ -525,12 +548,17 @@ class Reporter:
 ${targetsFromLabels.join("\n")}
 
 
+def to_targets(targets) -> torch.Tensor:
+${targetTensor.join("\n")}
+    return y
+
+
 def to_tensors(features: np.ndarray, targets) -> tuple[torch.Tensor, torch.Tensor]:
     per_sample = math.prod(INPUT_SHAPE)
     if features.size != len(features) * per_sample:
         sys.exit(f"each sample needs {per_sample} values (input {list(INPUT_SHAPE)})")
     x = torch.as_tensor(features).to(INPUT_DTYPE).reshape(-1, *INPUT_SHAPE)
-${targetTensor.join("\n")}
+    y = to_targets(targets)
     if len(y) != len(x):
         sys.exit(f"{len(x)} samples but {len(y)} targets of shape {list(OUTPUT_SHAPE)}")
     return x, y
@@ -579,8 +607,20 @@ def load_prepared(directory: Path) -> dict[str, TensorDataset]:
     splits = {}
     for name, split in info["splits"].items():
         if split["rows"] > 0:
-            features = read_array(directory / split["x"], info["x"]["dtype"])
             targets = read_array(directory / split["y"], info["y"]["dtype"])
+${
+  image
+    ? py`            if info["x"]["dtype"] == "uint8":
+                # Images stay uint8 (a quarter of float32) until a batch is taken.
+                x = map_pixels(directory / split["x"], split["rows"])
+                y = to_targets(targets)
+                if len(y) != len(x):
+                    sys.exit(f"{name}: {len(x)} images but {len(y)} targets")
+                splits[name] = TensorDataset(x, y)
+                continue
+`
+    : ""
+}            features = read_array(directory / split["x"], info["x"]["dtype"])
             x, y = to_tensors(features.reshape(-1, per_sample), targets)
             splits[name] = TensorDataset(x, y)
     return splits
@@ -616,7 +656,42 @@ def make_splits(args: argparse.Namespace) -> dict[str, TensorDataset]:
     if len(splits.get("train", ())) == 0:
         sys.exit("there are no training samples")
     return {name: data for name, data in splits.items() if len(data) > 0}
-`;
+${
+  image
+    ? py`
+
+${pythonImageSupport(image, augmentation)}
+
+
+def pixel_statistics(args: argparse.Namespace) -> Pixels | None:
+    """The per-channel mean and std of prepared images (uint8 pixels), else None."""
+    if args.data_dir is None:
+        return None
+    with (args.data_dir / "dataset.json").open(encoding="utf-8") as file:
+        info = json.load(file)
+    if info["x"]["dtype"] != "uint8":
+        return None
+    if "image" not in info:
+        sys.exit("dataset.json: uint8 pixels without their image statistics")
+    return Pixels(info["image"]["mean"], info["image"]["std"])
+
+
+def model_input(
+    inputs: torch.Tensor, pixels: Pixels | None, augment: Callable | None
+) -> torch.Tensor:
+    """A batch as the model takes it: uint8 pixels scaled to [0, 1], augmented (training
+    batches only), then normalised per channel."""
+    raw = inputs.dtype == torch.uint8
+    if raw:
+        if pixels is None:
+            sys.exit("uint8 pixels without their image statistics")
+        inputs = pixels.scale(inputs)
+    if augment is not None:
+        inputs = augment(inputs)
+    return pixels.normalize(inputs) if raw else inputs
+`
+    : ""
+}`;
 
   const loop = py`
 
@@ -628,7 +703,7 @@ def run_epoch(
     optimizer: torch.optim.Optimizer | None = None,
     on_batch: Callable[[int], None] | None = None,
     set_lr: Callable[[int], None] | None = None,
-) -> dict[str, float]:
+${image ? "    prepare: Callable[[torch.Tensor], torch.Tensor] | None = None,\n" : ""}) -> dict[str, float]:
     """One pass over the loader: trains when an optimizer is given, else evaluates."""
     training = optimizer is not None
     model.train(training)
@@ -636,7 +711,7 @@ ${classification ? "    total_loss, samples, correct, compared = 0.0, 0, 0, 0" :
     with torch.set_grad_enabled(training):
         for batch, (inputs, targets) in enumerate(loader, 1):
             inputs, targets = inputs.to(device), targets.to(device)
-            outputs = model(inputs)
+${image ? "            if prepare is not None:\n                inputs = prepare(inputs)\n" : ""}            outputs = model(inputs)
             loss = criterion(outputs, targets)
             if optimizer is not None:
                 optimizer.zero_grad(set_to_none=True)
@@ -661,11 +736,16 @@ ${
 }
 
 
-def shard(data: TensorDataset):
+def shard(data: TensorDataset) -> TensorDataset:
     """This process's share of an evaluation split (all of it without torchrun)."""
     if not DISTRIBUTED:
         return data
-    return Subset(data, range(RANK, len(data), WORLD_SIZE))
+    return TensorDataset(*(tensor[RANK::WORLD_SIZE] for tensor in data.tensors))
+
+
+def batches(data: TensorDataset, sampler: BatchSampler, **options) -> DataLoader:
+    """Whole batches taken at once (one indexing per batch, not one per sample)."""
+    return DataLoader(data, sampler=sampler, batch_size=None, **options)
 
 
 def load_weights(path: Path, device) -> dict:
@@ -819,29 +899,53 @@ def train(args: argparse.Namespace, reporter: Reporter) -> dict:
     train_set = splits["train"]
     # torchrun: each process trains on its shard, with an equal share of the global batch.
     batch_size = max(1, args.batch_size // WORLD_SIZE)
-    sampler = DistributedSampler(train_set, seed=args.seed) if DISTRIBUTED else None
-    shard_size = len(sampler) if sampler is not None else len(train_set)
-    train_loader = DataLoader(
-        train_set,
-        batch_size=batch_size,
-        shuffle=sampler is None,
-        sampler=sampler,
-        generator=shuffle,
+    if DISTRIBUTED:
+        sampler = DistributedSampler(train_set, seed=args.seed)
+    else:
+        sampler = RandomSampler(train_set, generator=shuffle)
+    shard_size = len(sampler)
 ${
   hasBatchNorm
-    ? py`        # BatchNorm cannot normalise a batch of one sample: drop such a last batch.
-        drop_last=shard_size % batch_size == 1 and shard_size > 1,
+    ? py`    # BatchNorm cannot normalise a batch of one sample: drop such a last batch.
+    drop_last = shard_size % batch_size == 1 and shard_size > 1
+    train_loader = batches(
+        train_set,
+        BatchSampler(sampler, batch_size, drop_last=drop_last),
 `
-    : ""
+    : py`    train_loader = batches(
+        train_set,
+        BatchSampler(sampler, batch_size, False),
+`
 }        pin_memory=device.type == "cuda",
+        num_workers=args.workers,
+        persistent_workers=args.workers > 0,
     )
     # Evaluation splits are sharded too (without padding); run_epoch sums over the processes.
-    loaders = {
-        name: DataLoader(shard(data), batch_size=args.batch_size)
-        for name, data in splits.items()
-        if name != "train"
-    }
+    loaders = {}
+    for name, data in splits.items():
+        if name != "train":
+            order = BatchSampler(SequentialSampler(shard(data)), args.batch_size, False)
+            loaders[name] = batches(shard(data), order)
+${
+  image
+    ? py`    pixels = pixel_statistics(args)
+${
+  augmentation
+    ? py`    augmenter = Augmenter()
 
+    def prepare_training(inputs: torch.Tensor) -> torch.Tensor:
+        return model_input(inputs, pixels, augmenter)
+`
+    : py`
+    def prepare_training(inputs: torch.Tensor) -> torch.Tensor:
+        return model_input(inputs, pixels, None)
+`
+}
+    def prepare(inputs: torch.Tensor) -> torch.Tensor:
+        return model_input(inputs, pixels, None)
+`
+    : ""
+}
     model = build_model()
     loaded: list[str] = []
     if args.init_weights is not None:
@@ -853,6 +957,10 @@ ${
         sys.exit("every parameter is frozen: nothing to train")
     criterion = ${criterion}
 ${optimizerLines(plan).join("\n")}
+
+    def evaluate(loader: DataLoader) -> dict[str, float]:
+        return run_epoch(model, loader, criterion, device${image ? ", prepare=prepare" : ""})
+
     start, best, best_epoch, best_state = 1, math.inf, 0, None
     if args.resume is not None:
         saved = load_weights(args.resume, device)
@@ -882,7 +990,7 @@ ${optimizerLines(plan).join("\n")}
     scheduled = args.lr_schedule != "constant" or warmup > 0
     if loaded and args.resume is None and "validation" in loaders:
         # The base model on this data, before any step: what fine-tuning improves on.
-        initial = run_epoch(model, loaders["validation"], criterion, device)
+        initial = evaluate(loaders["validation"])
         initial = {f"val_{name}": value for name, value in initial.items()}
         if MAIN:
             print(json.dumps({"event": "initial", **initial}), flush=True)
@@ -892,9 +1000,9 @@ ${optimizerLines(plan).join("\n")}
         started = time.perf_counter()
         # Seeded per epoch, so that a resumed run shuffles like an uninterrupted one.
         shuffle.manual_seed(args.seed + epoch)
-        if sampler is not None:
+        if DISTRIBUTED:
             sampler.set_epoch(epoch)
-        first_step = (epoch - 1) * steps
+${augmentation ? "        # Each process its own draws, the same in a resumed run.\n        augmenter.reseed((args.seed + epoch) * 1000 + RANK)\n" : ""}        first_step = (epoch - 1) * steps
 
         def set_lr(batch: int, first_step: int = first_step) -> None:
             step = first_step + batch - 1
@@ -905,12 +1013,12 @@ ${optimizerLines(plan).join("\n")}
         on_batch = reporter.progress_every(epoch, args.epochs, first_step, total_steps)
         schedule = set_lr if scheduled else None
         metrics = run_epoch(
-            net, train_loader, criterion, device, optimizer, on_batch, schedule
+            net, train_loader, criterion, device, optimizer, on_batch, schedule${image ? ",\n            prepare_training," : ""}
         )
         if scheduled:
             metrics["lr"] = optimizer.param_groups[0]["lr"]
         if "validation" in loaders:
-            validation = run_epoch(model, loaders["validation"], criterion, device)
+            validation = evaluate(loaders["validation"])
             metrics.update({f"val_{name}": value for name, value in validation.items()})
         if not all(math.isfinite(value) for value in metrics.values()):
             message = "loss is not finite: lower the learning rate or check the data"
@@ -953,7 +1061,7 @@ ${optimizerLines(plan).join("\n")}
     if best_state is not None:
         model.load_state_dict(best_state)
     if "test" in loaders:
-        test = run_epoch(model, loaders["test"], criterion, device)
+        test = evaluate(loaders["test"])
         final = {f"test_{name}": value for name, value in test.items()}
         if MAIN:
             line = {"event": "test", "epoch": best_epoch, **final}

@@ -7,14 +7,18 @@
  * `--resume` (a checkpoint written by this script), `--export-dir` (model.json + weights.bin) and,
  * with `--job --token --api`, uploads of status, metrics, progress, logs, checkpoints and model files.
  */
+import { activeAugmentation, imageInput } from "./images";
 import { jsStr } from "./literals";
 import type { CodegenPlan } from "./plan";
+import { JS_PIXEL_SPLIT, jsImageSupport } from "./tfjs-images";
 
 export function generateTrainMjs(plan: CodegenPlan): string {
   const { config, loss } = plan;
   const tokens = plan.vocabSize !== null;
   const classification = loss !== "mse";
   const decoupled = config.optimizer === "adamw";
+  const image = imageInput(plan);
+  const augmentation = activeAugmentation(plan);
   // In the order biome / eslint sort-imports keep them (case-insensitive).
   const imports = [
     "buildModel",
@@ -434,13 +438,19 @@ export function generateTrainMjs(plan: CodegenPlan): string {
     "",
     ...encodeTargets,
     "",
+    "/** The targets of `count` samples as a tensor. */",
+    "function toTargets(targets, count) {",
+    ...targetTensor,
+    "  return y;",
+    "}",
+    "",
     "/** Tensors of `count` samples from flat (or nested) features and targets. */",
     "function toTensors(features, targets, count) {",
     "  const perSample = INPUT_SHAPE.reduce((a, b) => a * b, 1);",
     "  if (features.length !== count * perSample) {",
     "    throw new UsageError(`each sample needs ${perSample} values (input [${INPUT_SHAPE}])`);",
     "  }",
-    ...targetTensor,
+    "  const y = toTargets(targets, count);",
     "  const x = tf.tensor(features, [count, ...INPUT_SHAPE], INPUT_DTYPE);",
     "  return { x, y };",
     "}",
@@ -488,12 +498,14 @@ export function generateTrainMjs(plan: CodegenPlan): string {
     "  const splits = {};",
     "  for (const [name, split] of Object.entries(info.splits)) {",
     "    if (split.rows === 0) continue;",
-    "    const features = readArray(path.join(dir, split.x), info.x.dtype);",
     "    const targets = readArray(path.join(dir, split.y), info.y.dtype);",
+    ...(image ? JS_PIXEL_SPLIT : []),
+    "    const features = readArray(path.join(dir, split.x), info.x.dtype);",
     "    splits[name] = toTensors(features, targets, split.rows);",
     "  }",
     "  return splits;",
     "}",
+    ...(image ? ["", ...jsImageSupport(image, augmentation)] : []),
     "",
     "function syntheticDataset(n, seed) {",
     syntheticX,
@@ -523,7 +535,7 @@ export function generateTrainMjs(plan: CodegenPlan): string {
     "  const splits = { train: pick(order.slice(heldOut)) };",
     "  if (heldOut > 0) splits.validation = pick(order.slice(0, heldOut));",
     "  tf.dispose([data.x, data.y]);",
-    '  if (splits.train.x.shape[0] === 0) throw new UsageError("there are no training samples");',
+    '  if (splits.train.y.shape[0] === 0) throw new UsageError("there are no training samples");',
     "  return splits;",
     "}",
     "",
@@ -534,7 +546,7 @@ export function generateTrainMjs(plan: CodegenPlan): string {
     " * One pass over the samples `indices` of `data`: trains when `optimizer` is given, else",
     " * evaluates. `onBatch(n)` runs after the n-th batch.",
     " */",
-    "async function runEpoch(model, data, indices, args, optimizer, onBatch) {",
+    `async function runEpoch(model, data, indices, args, optimizer, onBatch${augmentation ? ", augmentation" : ""}) {`,
     "  const variables = model.trainableWeights.map((w) => w.read());",
     ...(classification
       ? ["  let totalLoss = 0;", "  let correct = 0;", "  let compared = 0;"]
@@ -543,7 +555,9 @@ export function generateTrainMjs(plan: CodegenPlan): string {
     "    const batch = indices.slice(start, start + args.batchSize);",
     "    tf.tidy(() => {",
     '      const rows = tf.tensor1d(batch, "int32");',
-    "      const inputs = data.x.gather(rows);",
+    image
+      ? `      const inputs = modelInput(data, batch, rows${augmentation ? ", augmentation" : ""});`
+      : "      const inputs = data.x.gather(rows);",
     "      const targets = data.y.gather(rows);",
     "      let outputs;",
     "      let loss;",
@@ -649,7 +663,7 @@ export function generateTrainMjs(plan: CodegenPlan): string {
     "",
     "  fs.mkdirSync(args.checkpointDir, { recursive: true });",
     '  const bestDir = path.join(args.checkpointDir, "best");',
-    "  const count = splits.train.x.shape[0];",
+    "  const count = splits.train.y.shape[0];",
     "  const steps = Math.ceil(count / args.batchSize);",
     "  const totalSteps = args.epochs * steps;",
     "  for (let epoch = start; epoch <= args.epochs; epoch++) {",
@@ -658,9 +672,24 @@ export function generateTrainMjs(plan: CodegenPlan): string {
     "    const order = shuffled(count, random(args.seed + epoch));",
     "    const onBatch = (batch) =>",
     "      reporter.progress(epoch, args.epochs, (epoch - 1) * steps + batch, totalSteps);",
-    "    const metrics = await runEpoch(model, splits.train, order, args, optimizer, onBatch);",
+    ...(augmentation
+      ? [
+          "    // Seeded per epoch, so that a resumed run augments like an uninterrupted one.",
+          "    const next = random((args.seed + epoch) * 1000 + 1);",
+          "    const augmentation = (x) => augment(x, next);",
+          "    const metrics = await runEpoch(",
+          "      model,",
+          "      splits.train,",
+          "      order,",
+          "      args,",
+          "      optimizer,",
+          "      onBatch,",
+          "      augmentation,",
+          "    );",
+        ]
+      : ["    const metrics = await runEpoch(model, splits.train, order, args, optimizer, onBatch);"]),
     "    if (splits.validation) {",
-    "      const rows = Array.from({ length: splits.validation.x.shape[0] }, (_, i) => i);",
+    "      const rows = Array.from({ length: splits.validation.y.shape[0] }, (_, i) => i);",
     "      for (const [name, value] of Object.entries(",
     "        await runEpoch(model, splits.validation, rows, args),",
     "      )) {",
@@ -709,7 +738,7 @@ export function generateTrainMjs(plan: CodegenPlan): string {
     "  // The test split and the exported model use the best epoch's weights.",
     "  if (bestWeights) model.setWeights(bestWeights);",
     "  if (splits.test) {",
-    "    const rows = Array.from({ length: splits.test.x.shape[0] }, (_, i) => i);",
+    "    const rows = Array.from({ length: splits.test.y.shape[0] }, (_, i) => i);",
     "    const final = {};",
     "    for (const [name, value] of Object.entries(await runEpoch(model, splits.test, rows, args))) {",
     "      final[`test_${name}`] = value;",

@@ -2,7 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { DAG_FORMAT } from "../../../ml/dag-format";
 import {
   architectureGraphSchema,
+  augmentationSchema,
   graphEdgeSchema,
+  IMAGE_RESIZE_MODES,
   layerNodeSchema,
   OPTIMIZERS,
   trainingConfigSchema,
@@ -38,17 +40,44 @@ export const trainingConfigInputSchema = trainingConfigSchema.strict().openapi("
 
 const trainingShape = trainingConfigSchema.shape;
 type TrainingShape = typeof trainingShape;
-/** The same fields without their defaults: every field is present in a response. */
+/** The same fields without their defaults: every field is present in a response (optional ones when set). */
 const trainingOutputShape = Object.fromEntries(
   Object.entries(trainingShape).map(([field, schema]) => {
+    if (schema.def.type === "optional") return [field, schema];
     const inner = schema.unwrap();
     return [field, schema.description ? inner.describe(schema.description) : inner];
   }),
-) as { [K in keyof TrainingShape]: ReturnType<TrainingShape[K]["unwrap"]> };
+) as {
+  [K in keyof TrainingShape]: TrainingShape[K] extends z.ZodOptional
+    ? TrainingShape[K]
+    : ReturnType<TrainingShape[K]["unwrap"]>;
+};
 /** Training configuration as returned (every field present). */
 export const trainingConfigApiSchema = z.object(trainingOutputShape).openapi("TrainingConfig");
 
 /** The configuration a training job ran with (jobs, catalog entries and fine-tune runs record it). */
+/** Image models' training augmentation (a field of the training configuration). */
+export const augmentationApiSchema = augmentationSchema.openapi("TrainingAugmentation", {
+  description:
+    "Random changes to the training images, drawn per batch from the job's seed and applied to the training " +
+    "split only (never to validation, test or serving), on pixels scaled to [0, 1] before the per-channel " +
+    "normalisation. Every field is off by default; color_jitter applies to RGB inputs only.",
+  example: {
+    horizontal_flip: true,
+    crop_padding: 4,
+    rotation_degrees: 10,
+    translate: 0.1,
+    color_jitter: 0.2,
+  },
+});
+
+/** How pictures of an image dataset are brought to the Input's height × width. */
+export const imageResizeApiSchema = z.enum(IMAGE_RESIZE_MODES).openapi("ImageResizeMode", {
+  description:
+    "Image datasets: stretch (the default: the whole picture to exactly H×W, aspect ratio not kept), crop " +
+    "(scaled to cover H×W, the centre cut out) or pad (scaled to fit inside H×W, black borders).",
+});
+
 export const jobConfigSchema = z
   .object({
     epochs: z.number().int(),
@@ -58,6 +87,8 @@ export const jobConfigSchema = z
     weight_decay: z.number(),
     seed: z.number().int(),
     validation_split: z.number(),
+    augmentation: augmentationApiSchema.optional(),
+    resize: imageResizeApiSchema.optional(),
   })
   .openapi("TrainingJobConfig");
 

@@ -1,13 +1,21 @@
 /**
  * Request and response schemas of the training area (contract §4.6, decisions "Training"): one
  * definition shared by the routes (the OpenAPI document) and the services (their view types).
+ *
+ * One piece by design (past ~400 lines): every schema of the area's routes lives in one file, the
+ * area's half of the OpenAPI document (../shared/STYLE.md, "Server modules").
  */
 import { z } from "@hono/zod-openapi";
 import { OPTIMIZERS } from "../../../ml/graph-types";
 import { TRAINING_RUNTIMES, TRAINING_STATES } from "../../db/schema/training";
 import { pathParam } from "../../http/openapi";
 import { pageQuerySchema } from "../../http/paging";
-import { graphApiSchema, jobConfigSchema } from "../projects/projects.schemas";
+import {
+  augmentationApiSchema,
+  graphApiSchema,
+  imageResizeApiSchema,
+  jobConfigSchema,
+} from "../projects/projects.schemas";
 
 const dateTime = () => z.string().openapi({ format: "date-time" });
 
@@ -42,12 +50,16 @@ export const jobConfigInputSchema = z
       .max(2 ** 31 - 1)
       .optional(),
     validation_split: z.number().min(0).max(0.5).optional(),
+    augmentation: augmentationApiSchema.optional(),
+    resize: imageResizeApiSchema.optional(),
   })
   .strict()
   .openapi("TrainingJobConfigInput", {
     description:
       "Training configuration; omitted fields take the project's values. epochs 1–1000, batch_size 1–1024, " +
-      "learning_rate in (0, 1].",
+      "learning_rate in (0, 1]. augmentation and resize matter for image datasets only: augmentation " +
+      "horizontal_flip, crop_padding 0–8 pixels, rotation_degrees 0–30, translate 0–0.25 of the size, " +
+      "color_jitter 0–0.5 (RGB); resize stretch (default), crop or pad.",
   });
 
 export const createJobBodySchema = z
@@ -432,7 +444,9 @@ export const recipeSchema = z
     task: z.enum(["classification", "regression", "image_classification", "language_modeling"]),
     graph: graphApiSchema,
     config: jobConfigSchema,
-    dataset_id: z.string().openapi({ description: "The built-in dataset the recipe was made for" }),
+    dataset_id: z.string().nullable().openapi({
+      description: "The built-in dataset the recipe was made for; null: made for your own image ZIP",
+    }),
     base_model_id: z.string().nullable().openapi({
       description: "A base model of GET /foundation-catalog made for the same task and data, or null",
     }),
