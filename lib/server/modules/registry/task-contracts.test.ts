@@ -49,6 +49,28 @@ const image = manifest({
   },
   output: { name: "output", kind: "labels", labels: ["0", "1"] },
 });
+/** A model of pictures: the image step recorded by training, instances are base64 pictures. */
+const picture = manifest({
+  input_features: [],
+  input: {
+    name: "input",
+    shape: [1, 2, 2],
+    dtype: "float32",
+    features: [],
+    preprocessing: [
+      {
+        kind: "image",
+        channels: 1,
+        height: 2,
+        width: 2,
+        resize: "stretch",
+        mean: [0.5],
+        std: [0.25],
+      } as unknown as ModelManifest["input"]["preprocessing"][number],
+    ],
+  },
+  output: { name: "output", kind: "labels", labels: ["0", "1"] },
+});
 const text = manifest({
   task: "language_modeling",
   input_features: [{ name: "text", type: "text" }],
@@ -89,6 +111,10 @@ describe("task contracts", () => {
       ["image-classification", image],
       ["text-generation", text],
     ];
+    expect(checkManifest(contract("image-classification"), picture)).toEqual([]);
+    expect(checkManifest(contract("text-generation"), picture).length).toBeGreaterThan(0);
+    expect(checkManifest(contract("tabular-regression"), picture).length).toBeGreaterThan(0);
+    expect(checkManifest(contract("tabular-classification"), picture).length).toBeGreaterThan(0);
     for (const [key, m] of cases) {
       for (const [other] of cases) {
         const errors = checkManifest(contract(other), m);

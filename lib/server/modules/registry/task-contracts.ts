@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import type { FieldError } from "../../errors";
+import { imageSpecOf } from "../serving/image-instances";
 import { exampleInstance } from "../serving/instance-schema";
 import type { ModelManifest } from "../training/artifact-reader";
 
@@ -38,10 +39,16 @@ const tabularInstance = z.record(z.string().min(1), cell).meta({
 });
 const imageInstance = z
   .union([
+    z
+      .record(z.string().min(1), z.string().min(1))
+      .meta({ minProperties: 1, maxProperties: 1, contentEncoding: "base64" }),
     z.record(z.string().min(1), z.number().nullable()).meta({ minProperties: 1 }),
     z.array(z.number()).min(1),
   ])
-  .meta({ description: "One image: its pixel values keyed by column name, or as a flat array of numbers." });
+  .meta({
+    description:
+      "One image: a picture (`{<field>: base64 PNG, JPEG or WebP, or a data: URL}`), or its pixel values keyed by column name, or as a flat array of numbers.",
+  });
 const textInstance = z.record(z.string().min(1), z.string()).meta({
   minProperties: 1,
   maxProperties: 1,
@@ -123,7 +130,7 @@ export const TASK_CONTRACTS: readonly TaskContract[] = [
     key: "image-classification",
     version: 1,
     description:
-      "Classify one image. Input: its pixel values (keyed by column name, or a flat array). Output: `{label, probabilities}`.",
+      "Classify one image. Input: a picture (base64 or a data: URL), or its pixel values (keyed by column name, or a flat array). Output: `{label, probabilities}`.",
     input: imageInstance,
     output: labelOutput,
     rules: (m) => [
@@ -133,7 +140,7 @@ export const TASK_CONTRACTS: readonly TaskContract[] = [
         "An image model reads an image (an input shape of rank 2 or more, e.g. [1, 28, 28]).",
       ),
       ...rule(
-        m.input_features.every((f) => f.type === "number"),
+        imageSpecOf(m) !== null || m.input_features.every((f) => f.type === "number"),
         "manifest.input_features",
         "An image model's inputs are numeric pixel values.",
       ),
