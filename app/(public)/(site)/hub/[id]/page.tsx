@@ -19,6 +19,7 @@ import { OwnerTools } from "@/components/hub/owner-tools";
 import { ReviewForm } from "@/components/hub/review-form";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
+import { PageHeader } from "@/components/ui/page-header";
 import { serverApi } from "@/lib/api/server-client";
 import { renderModelCard } from "@/lib/server/modules/hub/model-card";
 import { LayerlineError } from "@/sdk/src/errors";
@@ -132,30 +133,22 @@ export default async function HubModelPage({ params, searchParams }: Props) {
 
   return (
     <article className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm text-muted">
-        <Link href="/hub" className="hover:text-fg hover:underline">
-          Hub
-        </Link>{" "}
-        /{" "}
-        <Link
-          href={`/u/${encodeURIComponent(model.owner.username)}`}
-          className="hover:text-fg hover:underline"
-        >
-          {model.owner.username}
-        </Link>{" "}
-        / <span className="text-fg">{model.name}</span>
-      </nav>
-
-      <header className="space-y-4">
-        <div className="flex flex-wrap items-start justify-between gap-4">
-          <div className="min-w-0 space-y-1">
-            <div className="flex flex-wrap items-center gap-2">
-              <h1 className="text-2xl font-semibold tracking-tight">{model.name}</h1>
-              {model.visibility === "private" ? <Badge tone="warn">Private</Badge> : null}
-              {model.state === "draft" ? <Badge>Draft</Badge> : null}
-              {model.featured ? <Badge tone="ok">Featured</Badge> : null}
-            </div>
-            <p className="text-sm text-muted">
+      <PageHeader
+        title={model.name}
+        crumbs={[
+          { href: "/hub", label: "Hub" },
+          { href: `/u/${encodeURIComponent(model.owner.username)}`, label: model.owner.username },
+        ]}
+        badges={
+          <>
+            {model.visibility === "private" ? <Badge tone="warn">Private</Badge> : null}
+            {model.state === "draft" ? <Badge>Draft</Badge> : null}
+            {model.featured ? <Badge tone="ok">Featured</Badge> : null}
+          </>
+        }
+        description={
+          <>
+            <p>
               by{" "}
               <Link
                 href={`/u/${encodeURIComponent(model.owner.username)}`}
@@ -167,8 +160,10 @@ export default async function HubModelPage({ params, searchParams }: Props) {
               {model.published_at ? ` · published ${formatDate(model.published_at)}` : ""} · updated{" "}
               {formatDate(model.updated_at)}
             </p>
-            {model.description ? <p className="max-w-3xl pt-1 text-sm">{model.description}</p> : null}
-          </div>
+            {model.description ? <p className="pt-1 text-fg">{model.description}</p> : null}
+          </>
+        }
+        actions={
           <div className="flex items-center gap-4 text-sm text-muted tabular-nums">
             <span
               className="inline-flex items-center gap-1"
@@ -187,7 +182,8 @@ export default async function HubModelPage({ params, searchParams }: Props) {
               <span className="sr-only">downloads</span>
             </span>
           </div>
-        </div>
+        }
+      >
         <ul aria-label="Task, framework, license and tags" className="flex flex-wrap gap-1.5">
           {chips.map((c) => (
             <li key={c.label}>
@@ -221,7 +217,7 @@ export default async function HubModelPage({ params, searchParams }: Props) {
           />
           {isOwner ? <OwnerTools model={model} /> : null}
         </div>
-      </header>
+      </PageHeader>
 
       <div className="grid gap-8 lg:grid-cols-[1fr_17rem]">
         <div className="min-w-0">

@@ -18,6 +18,7 @@ import { Alert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { inputClass } from "@/components/ui/field";
+import { PageHeader } from "@/components/ui/page-header";
 import { serverApi } from "@/lib/api/server-client";
 import { LayerlineError } from "@/sdk/src/errors";
 
@@ -94,20 +95,15 @@ export default async function HubSearchPage({ searchParams }: Props) {
   const heading = searchSummary(p);
   return (
     <div className="space-y-6">
-      <div className="space-y-3">
-        <nav aria-label="Breadcrumb" className="text-sm text-muted">
-          <Link href="/hub" className="hover:text-fg hover:underline">
-            Hub
-          </Link>{" "}
-          / Search
-        </nav>
-        <h1 className="text-2xl font-semibold tracking-tight">
-          {heading ? `Models: ${heading}` : "All models"}
-        </h1>
+      <PageHeader
+        title={heading ? `Models: ${heading}` : "All models"}
+        crumbs={[{ href: "/hub", label: "Hub" }]}
+        current="Search"
+      >
         <div className="max-w-2xl">
           <HubSearchBox defaultValue={p.q} />
         </div>
-      </div>
+      </PageHeader>
       <div className="grid gap-8 lg:grid-cols-[14rem_1fr]">
         <aside className="rounded-lg border border-border bg-panel p-4 lg:self-start">
           <SearchFilters params={p} tasks={tasks} />
