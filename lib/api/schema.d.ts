@@ -1764,7 +1764,7 @@ export interface paths {
         put?: never;
         /**
          * Predict 1–100 instances (outputs in input order)
-         * @description A tabular instance is an object keyed by feature column name; a language model's instance is its text (`{<text field>: "…"}`), answered with the next character's label and probabilities. An instance that does not fit the schema (GET …/schema) is a 422 naming the instance index and field. Only this deployment's key is accepted; another deployment's key is a 403.
+         * @description A tabular instance is an object keyed by feature column name; a language model's instance is its text (`{<text field>: "…"}`), answered with the next character's label and probabilities; an image model's instance is a picture, `{<image field>: "<base64>"}` or a `data:` URL (PNG, JPEG, WebP or GIF, at most 4 MB), decoded and normalised as in training. An image model also takes the pictures as files in a multipart/form-data body (one instance per file, in order). An instance that does not fit the schema (GET …/schema), or a picture that cannot be decoded, is a 422 naming the instance index and field. Only this deployment's key is accepted; another deployment's key is a 403.
          */
         post: operations["predict"];
         delete?: never;
@@ -3855,6 +3855,8 @@ export interface components {
             fits: boolean;
             /** @description Why the dataset does not fit the model */
             reason: string | null;
+            /** @description When it fits: what will be done to the data (image datasets: pictures converted to the Input's channels, resized to its height × width, unreadable files skipped) */
+            notes: string[];
         };
         TrainingRuntimeList: {
             items: {
@@ -13415,6 +13417,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PredictRequest"];
+                "multipart/form-data": {
+                    image?: string[];
+                };
             };
         };
         responses: {
@@ -13465,6 +13470,15 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -185,9 +185,21 @@ export const deploymentHealthSchema = z
 
 const instanceSchema = z.unknown().openapi({
   description:
-    'One instance: an object keyed by feature column name (tabular), or `{<text field>: "…"}` (text). ' +
+    'One instance: an object keyed by feature column name (tabular), `{<text field>: "…"}` (text), or ' +
+    '`{<image field>: "<base64 PNG, JPEG or WebP, or a data: URL>"}` (an image model). ' +
     "GET …/schema gives its JSON Schema.",
 });
+
+/** predict as multipart/form-data (image models): every file part is one instance, in order. */
+export const predictFormSchema = {
+  type: "object" as const,
+  description:
+    "Image models only: each file part (any field name) is one picture and one instance, in order " +
+    `(1–${MAX_PREDICT_INSTANCES}); other fields are ignored.`,
+  properties: {
+    image: { type: "array" as const, items: { type: "string" as const, format: "binary" } },
+  },
+};
 const outputSchema = z.record(z.string(), z.unknown()).openapi({
   description:
     "Classification: `{label, probabilities}` keyed by class name; regression: `{value}`; " +

@@ -1,7 +1,8 @@
-import type { RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deploymentCaller } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
+import type { predictBodySchema } from "./deployments.schemas";
 import * as inference from "./inference";
 import type * as r from "./inference.routes";
 
@@ -11,8 +12,16 @@ async function predictInstances(c: Context<AppEnv>, deploymentId: string, inputs
   return inference.predict(c.get("db"), deploymentCaller(c), deploymentId, inputs);
 }
 
+/**
+ * predict's JSON body. The route also declares a multipart body (pictures, answered by
+ * inference-form.ts before validation), which hides the JSON body's type from the route's input.
+ */
+function predictJson(c: Context<AppEnv>): z.output<typeof predictBodySchema> {
+  return c.req.valid("json" as never);
+}
+
 export const predict: RouteHandler<typeof r.predict, AppEnv> = async (c) =>
-  c.json(await predictInstances(c, c.req.valid("param").deployment_id, c.req.valid("json").inputs), 200);
+  c.json(await predictInstances(c, c.req.valid("param").deployment_id, predictJson(c).inputs), 200);
 
 export const batchPredict: RouteHandler<typeof r.batchPredict, AppEnv> = async (c) =>
   c.json(await predictInstances(c, c.req.valid("param").deployment_id, c.req.valid("json").inputs), 200);

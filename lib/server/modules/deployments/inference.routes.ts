@@ -2,14 +2,17 @@ import { createRoute } from "@hono/zod-openapi";
 import { allowJsonBody } from "../../http/body-limit";
 import { credentials } from "../../http/credentials";
 import { errors, jsonBody, jsonContent, security } from "../../http/openapi";
+import { MAX_IMAGE_INSTANCE_BYTES } from "../serving/image-instances";
 import {
   batchBodySchema,
   deploymentIdParams,
   inferenceHealthSchema,
   inferenceSchemaSchema,
   predictBodySchema,
+  predictFormSchema,
   predictResponseSchema,
 } from "./deployments.schemas";
+import { picturesForm } from "./inference-form";
 
 const tags = ["Inference"];
 /** Deployment key only: a personal key or session is refused here (403), contract §5 rule 1. */
@@ -39,15 +42,27 @@ export const predict = createRoute({
   summary: "Predict 1–100 instances (outputs in input order)",
   description:
     "A tabular instance is an object keyed by feature column name; a language model's instance is its " +
-    'text (`{<text field>: "…"}`), answered with the next character\'s label and probabilities. ' +
-    "An instance that does not fit the schema (GET …/schema) is a 422 naming the instance index and field. " +
-    "Only this deployment's key is accepted; another deployment's key is a 403.",
+    'text (`{<text field>: "…"}`), answered with the next character\'s label and probabilities; an image ' +
+    'model\'s instance is a picture, `{<image field>: "<base64>"}` or a `data:` URL (PNG, JPEG, WebP or GIF, ' +
+    `at most ${MAX_IMAGE_INSTANCE_BYTES / 1024 / 1024} MB), decoded and normalised as in training. An image model also ` +
+    "takes the pictures as files in a multipart/form-data body (one instance per file, in order). " +
+    "An instance that does not fit the schema (GET …/schema), or a picture that cannot be decoded, is a 422 " +
+    "naming the instance index and field. Only this deployment's key is accepted; another deployment's key is a 403.",
   ...auth,
-  middleware: [...auth.middleware, allowJsonBody(PREDICT_JSON_BYTES)],
-  request: { ...params, body: jsonBody(predictBodySchema) },
+  middleware: [...auth.middleware, allowJsonBody(PREDICT_JSON_BYTES), picturesForm(PREDICT_JSON_BYTES)],
+  request: {
+    ...params,
+    body: {
+      required: true,
+      content: {
+        "application/json": { schema: predictBodySchema },
+        "multipart/form-data": { schema: predictFormSchema },
+      },
+    },
+  },
   responses: {
     200: jsonContent(predictResponseSchema, "One output per instance, in order"),
-    ...errors(400, 401, 403, 404, 422),
+    ...errors(400, 401, 403, 404, 413, 415, 422),
     ...unavailable,
   },
 });

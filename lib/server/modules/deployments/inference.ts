@@ -5,7 +5,8 @@
  */
 import type { Db } from "../../db/client";
 import type { ServingTarget } from "../../db/schema";
-import { DomainError, ForbiddenError, NotFoundError } from "../../errors";
+import { DomainError, ForbiddenError, NotFoundError, ValidationError } from "../../errors";
+import { imageSpecOf } from "../serving/image-instances";
 import {
   exampleInstance,
   inputJsonSchema,
@@ -68,6 +69,24 @@ export async function predict(
   const outputs = await withWarmModel(revision, async (model) => {
     validateInstances(model.manifest, instances);
     return model.batcher.predict(instances);
+  });
+  return { outputs, revision: revision.number };
+}
+
+/** predict with pictures sent as files (multipart): only for a model that takes pictures. */
+export async function predictPictures(
+  db: Db,
+  caller: DeploymentCaller,
+  deploymentId: string,
+  pictures: Buffer[],
+): Promise<{ outputs: Prediction[]; revision: number }> {
+  const { revision } = await target(db, caller, deploymentId);
+  const outputs = await withWarmModel(revision, async (model) => {
+    if (!imageSpecOf(model.manifest))
+      throw new ValidationError(
+        "This deployment's model does not take pictures: send its instances as JSON ({inputs: […]}).",
+      );
+    return model.batcher.predict(pictures);
   });
   return { outputs, revision: revision.number };
 }

@@ -65,8 +65,10 @@ function instanceError(index: number, field: string, message: string): Validatio
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?((?:;[\w-]+=[^;,]*)*)(;base64)?,/i;
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
-/** The bytes of one instance's picture: base64 or a base64 `data:` URL. */
+/** The bytes of one instance's picture: base64, a base64 `data:` URL, or the bytes of an uploaded file. */
 export function imageBytesOf(spec: ImageSpec, instance: unknown, index: number): Buffer {
+  // A file sent as multipart/form-data arrives as its bytes.
+  if (Buffer.isBuffer(instance)) return instance;
   const raw =
     typeof instance === "string"
       ? instance
