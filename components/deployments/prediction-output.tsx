@@ -4,8 +4,8 @@ import { formatProbability, showOutput } from "@/lib/deployments-ui/outputs";
 /** Classes drawn at most (a language model has one per character of its vocabulary). */
 const TOP_CLASSES = 10;
 
-/** One prediction: the label with a probability bar per class, or the value. */
-export function PredictionOutput({ output }: { output: unknown }) {
+/** One prediction: the label with a probability bar per class (the `top` likeliest), or the value. */
+export function PredictionOutput({ output, top = TOP_CLASSES }: { output: unknown; top?: number }) {
   const shown = showOutput(output);
   if (shown.kind === "label") {
     return (
@@ -17,7 +17,7 @@ export function PredictionOutput({ output }: { output: unknown }) {
           </span>
         </p>
         <ul className="space-y-1.5" aria-label="Class probabilities">
-          {shown.classes.slice(0, TOP_CLASSES).map((c) => (
+          {shown.classes.slice(0, top).map((c) => (
             <li key={c.name} className="grid grid-cols-[minmax(0,8rem)_1fr_4rem] items-center gap-3 text-sm">
               <span className="truncate font-mono text-xs" title={c.name}>
                 {c.name}
@@ -34,8 +34,8 @@ export function PredictionOutput({ output }: { output: unknown }) {
             </li>
           ))}
         </ul>
-        {shown.classes.length > TOP_CLASSES ? (
-          <p className="text-xs text-muted">and {shown.classes.length - TOP_CLASSES} less likely classes</p>
+        {shown.classes.length > top ? (
+          <p className="text-xs text-muted">and {shown.classes.length - top} less likely classes</p>
         ) : null}
       </div>
     );

@@ -8,6 +8,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { api } from "@/lib/api/client";
 import { useInferenceSchema } from "@/lib/api/deployments/use-inference-schema";
+import { imageFieldOf } from "@/lib/deployments-ui/image-input";
 import {
   type FormValues,
   formFields,
@@ -16,6 +17,7 @@ import {
   valuesFromInstance,
 } from "@/lib/deployments-ui/schema-form";
 import { LayerlineError } from "@/sdk/src/errors";
+import { ImageTryIt } from "./image-try-it";
 import { KeyInput } from "./key-input";
 import { forgetKey, useDeploymentKey } from "./key-store";
 import { PredictionOutput } from "./prediction-output";
@@ -164,7 +166,10 @@ function TryItForm({
   );
 }
 
-/** Try it: a form generated from the input schema (or raw JSON), sent with the deployment key. */
+/**
+ * Try it: a form generated from the input schema (or raw JSON), sent with the deployment key; an
+ * image model takes a picture instead (image-try-it.tsx).
+ */
 export function TryItPanel({ deployment }: { deployment: Deployment }) {
   const apiKey = useDeploymentKey(deployment.id);
   const schema = useInferenceSchema(deployment.id, deployment.revision, apiKey);
@@ -193,6 +198,13 @@ export function TryItPanel({ deployment }: { deployment: Deployment }) {
               </Button>
             </div>
           </div>
+        ) : imageFieldOf(schema.data.input_schema) ? (
+          <ImageTryIt
+            key={schema.data.revision}
+            deployment={deployment}
+            apiKey={apiKey}
+            field={imageFieldOf(schema.data.input_schema) as string}
+          />
         ) : (
           <TryItForm
             key={schema.data.revision}
