@@ -5,6 +5,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { CopyButton } from "@/components/ui/copy-button";
 import { useInferenceSchema } from "@/lib/api/deployments/use-inference-schema";
+import { imageFieldOf } from "@/lib/deployments-ui/image-input";
 import { buildSnippets, KEY_ENV, type SnippetId } from "@/lib/deployments-ui/snippets";
 import { useDeploymentKey } from "./key-store";
 import type { Deployment } from "./types";
@@ -22,7 +23,8 @@ export function SnippetsPanel({
   const [origin, setOrigin] = useState("");
   useEffect(() => setOrigin(window.location.origin), []);
   const example = schema.data?.example ?? { inputs: [languageModel ? { text: "We hold these truths" } : {}] };
-  const snippets = buildSnippets({ origin, deploymentId: deployment.id, example, languageModel });
+  const imageField = schema.data ? imageFieldOf(schema.data.input_schema) : null;
+  const snippets = buildSnippets({ origin, deploymentId: deployment.id, example, languageModel, imageField });
   const [selected, setSelected] = useState<SnippetId>("curl");
   const shown = snippets.find((s) => s.id === selected) ?? snippets[0];
   return (

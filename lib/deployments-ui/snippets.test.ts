@@ -46,4 +46,17 @@ describe("buildSnippets", () => {
     });
     expect(s[1].code).toContain('"text": "null and true"');
   });
+
+  it("sends a picture file for an image model", () => {
+    const s = buildSnippets({ ...base, languageModel: false, imageField: "image" });
+    expect(s.map((x) => x.id)).toEqual(["curl", "python", "javascript"]);
+    expect(s[0].code).toContain("-F 'image=@picture.png'");
+    expect(s[0].code).not.toContain("Content-Type: application/json");
+    expect(s[1].code).toContain('files={"image": picture}');
+    expect(s[2].code).toContain('form.append("image", new Blob([await readFile("picture.png")]');
+    for (const x of s) {
+      expect(x.code).toContain("https://studio.example/api/v1/inference/dep_1/predict");
+      expect(x.code).toContain(KEY_ENV);
+    }
+  });
 });

@@ -24,12 +24,70 @@ export interface SnippetInput {
   /** A valid predict body (the schema's example). */
   example: { inputs: unknown[] };
   languageModel: boolean;
+  /** An image model's picture field: the snippets send a picture file (multipart) instead of JSON. */
+  imageField?: string | null;
+}
+
+/** Sending a picture file: curl -F, requests' files=, fetch with FormData (one instance per file). */
+function pictureSnippets(url: string, field: string): Snippet[] {
+  return [
+    {
+      id: "curl",
+      label: "curl",
+      language: "bash",
+      code: [
+        `curl -X POST ${shStr(url)} \\`,
+        `  -H "Authorization: Bearer $${KEY_ENV}" \\`,
+        `  -F ${shStr(`${field}=@picture.png`)}`,
+      ].join("\n"),
+    },
+    {
+      id: "python",
+      label: "Python",
+      language: "python",
+      code: [
+        "import os",
+        "import requests",
+        "",
+        'with open("picture.png", "rb") as picture:',
+        "    response = requests.post(",
+        `        ${pyStr(url)},`,
+        `        headers={"Authorization": f"Bearer {os.environ['${KEY_ENV}']}"},`,
+        `        files={${pyStr(field)}: picture},`,
+        "        timeout=30,",
+        "    )",
+        "response.raise_for_status()",
+        'print(response.json()["outputs"])',
+      ].join("\n"),
+    },
+    {
+      id: "javascript",
+      label: "JavaScript",
+      language: "javascript",
+      code: [
+        'import { readFile } from "node:fs/promises";',
+        "",
+        "const form = new FormData();",
+        `form.append(${jsStr(field)}, new Blob([await readFile("picture.png")], { type: "image/png" }), "picture.png");`,
+        `const response = await fetch(${jsStr(url)}, {`,
+        `  method: "POST",`,
+        `  headers: { Authorization: \`Bearer \${process.env.${KEY_ENV}}\` },`,
+        "  body: form,",
+        "});",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the snippet's own template literal
+        "if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);",
+        "const { outputs } = await response.json();",
+        "console.log(outputs);",
+      ].join("\n"),
+    },
+  ];
 }
 
 export function buildSnippets(input: SnippetInput): Snippet[] {
   const origin = input.origin.replace(/\/+$/, "");
   const url = `${origin}/api/v1/inference/${input.deploymentId}/predict`;
   const body = input.example;
+  if (input.imageField) return pictureSnippets(url, input.imageField);
   const snippets: Snippet[] = [
     {
       id: "curl",
