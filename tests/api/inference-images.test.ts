@@ -48,12 +48,12 @@ function manifestOf(onnx: Uint8Array) {
     architecture_version_id: null,
     dataset_id: "external",
     dataset_version_id: "external",
-    input_features: [],
+    input_features: [{ name: "image", type: "image" }],
     input: {
       name: "input",
       shape: [1, 4, 4],
       dtype: "float32",
-      features: [],
+      features: ["image"],
       preprocessing: [
         { kind: "image", channels: 1, height: 4, width: 4, resize: "stretch", mean: [0.5], std: [0.25] },
       ],

@@ -51,7 +51,7 @@ const image = manifest({
 });
 /** A model of pictures: the image step recorded by training, instances are base64 pictures. */
 const picture = manifest({
-  input_features: [],
+  input_features: [{ name: "image", type: "image" }],
   input: {
     name: "input",
     shape: [1, 2, 2],

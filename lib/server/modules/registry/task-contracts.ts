@@ -216,7 +216,7 @@ function issuesOf(error: z.ZodError, prefix: string): FieldError[] {
 export const manifestShapeSchema = z.object({
   format: z.string().optional(),
   input_features: z.array(
-    z.object({ name: z.string(), type: z.enum(["number", "category", "text"]) }).passthrough(),
+    z.object({ name: z.string(), type: z.enum(["number", "category", "text", "image"]) }).passthrough(),
   ),
   input: z
     .object({
