@@ -82,6 +82,20 @@ export type PreprocessingStep =
        */
       source?: "dataset" | "base_model";
       dropped?: number;
+    }
+  /**
+   * Pictures: decoded with decodeImage to the Input's C×H×W (`resize` to H×W; 1 channel = BT.601 luma,
+   * 3 = RGB; alpha on white), then x / 255 and (x − mean[c]) / std[c] per channel (normalizeImage), with
+   * the mean and std of the training images. Serving applies the same two functions.
+   */
+  | {
+      kind: "image";
+      channels: 1 | 3;
+      height: number;
+      width: number;
+      resize: "stretch" | "crop" | "pad";
+      mean: number[];
+      std: number[];
     };
 
 export interface Preprocessing {
@@ -89,7 +103,7 @@ export interface Preprocessing {
   /** Input columns in the order the model sees them (after one-hot: the encoded names). */
   input_features: string[];
   /** The raw columns an instance must carry (before encoding). */
-  raw_features: { name: string; type: "number" | "category" | "text"; categories?: string[] }[];
+  raw_features: { name: string; type: "number" | "category" | "text" | "image"; categories?: string[] }[];
   target: string | null;
   /** Class names in output order (classification), else null. */
   labels: string[] | null;

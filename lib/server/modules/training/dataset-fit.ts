@@ -3,12 +3,13 @@
  * data read). Also the column plan (which columns are features and target, and how) that
  * materialisation follows, so the answer and the prepared data always agree.
  */
-import type { ArchitectureGraph } from "../../../ml/graph-types";
+import type { ArchitectureGraph, ImageResizeMode } from "../../../ml/graph-types";
 import type { AnalyzableGraph, GraphAnalysis } from "../../../ml/infer-graph";
 import type { ColumnRole, DatasetProfile, DatasetSchemaInfo, SchemaColumn } from "../../db/schema/datasets";
 import type { Preprocessing } from "../../db/schema/training";
 import type { BuiltinImageLayout } from "../datasets/builtin";
 import { MAX_CLASSES_FOR_INTEGER_TARGET } from "../datasets/roles";
+import { describeImageFit } from "./image-fit";
 
 /** A categorical feature with more categories than this is refused (mark it ignored instead). */
 export const MAX_CATEGORIES = 100;
@@ -79,6 +80,11 @@ export interface TextColumns {
   column: string;
 }
 
+/** An image ZIP: the picture is the input, its class folder the target (materialize-images.ts). */
+export interface ImageColumns {
+  kind: "images";
+}
+
 /** What describeDatasetFit needs to know about a dataset version. */
 export interface DatasetFitInput {
   /** The dataset's task, when known (classification, regression, image_classification, language_modeling). */
@@ -107,17 +113,11 @@ export function effectiveRoles(
 export function planColumns(
   schema: DatasetSchemaInfo,
   roles: Record<string, ColumnRole>,
-): { ok: true; columns: TableColumns | TextColumns } | { ok: false; reason: string } {
+): { ok: true; columns: TableColumns | TextColumns | ImageColumns } | { ok: false; reason: string } {
   if (schema.format === "text") {
     return { ok: true, columns: { kind: "text", column: schema.columns[0]?.name ?? "text" } };
   }
-  if (schema.format === "image_zip") {
-    return {
-      ok: false,
-      reason:
-        "Image ZIP datasets cannot be trained by the managed runtimes yet; use a table of pixel columns.",
-    };
-  }
+  if (schema.format === "image_zip") return { ok: true, columns: { kind: "images" } };
   const targets = schema.columns.filter((c) => roles[c.name] === "target");
   if (targets.length !== 1) {
     return {
@@ -165,6 +165,8 @@ export type DatasetFit =
       features: number;
       /** Classes (classification), vocabulary size (text), else null. */
       classes: number | null;
+      /** What will be done to the data to fit (image datasets: conversion, resizing, skipped files). */
+      notes?: string[];
     }
   | { fits: false; reason: string };
 
@@ -210,6 +212,7 @@ export function describeDatasetFit(
   graph: ArchitectureGraph | AnalyzableGraph,
   analysis: GraphAnalysis,
   ds: DatasetFitInput,
+  resize?: ImageResizeMode,
 ): DatasetFit {
   const model = modelIO(graph, analysis);
   if (!model.ok) return { fits: false, reason: model.reason };
@@ -217,6 +220,11 @@ export function describeDatasetFit(
   const planned = planColumns(ds.schema, effectiveRoles(ds.schema, ds.roles, ds.target));
   if (!planned.ok) return { fits: false, reason: planned.reason };
   const columns = planned.columns;
+
+  if (columns.kind === "images") {
+    const verdict = describeImageFit(io, ds.profile.images, resize);
+    return verdict.fits ? { ...verdict, task: "classification" } : verdict;
+  }
 
   if (columns.kind === "text") {
     const text = ds.profile.text;

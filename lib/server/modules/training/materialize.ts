@@ -11,7 +11,9 @@ import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
 import type { InheritedEncoding, Preprocessing } from "../../db/schema/training";
 import { ValidationError } from "../../errors";
+import { versionOf } from "../datasets/access";
 import { modelIO, planColumns } from "./dataset-fit";
+import { materializeImages } from "./materialize-images";
 import { materializeTable } from "./materialize-table";
 import { materializeText } from "./materialize-text";
 import { readTable, resolveVersion, type SplitName, splitRows } from "./prepared-dataset";
@@ -46,6 +48,11 @@ export async function materializeDataset(
   const v = await resolveVersion(db, input.ownerId, input.datasetId, input.datasetVersionId);
   const planned = planColumns(v.schema, v.roles);
   if (!planned.ok) throw new ValidationError(planned.reason);
+  if (planned.columns.kind === "images") {
+    const row = await versionOf(db, input.datasetId, input.datasetVersionId);
+    const version = { id: row.id, corrupt: row.profile.images?.corrupt ?? [] };
+    return materializeImages(v, version, model.io, input.config, input.dir);
+  }
   return planned.columns.kind === "text"
     ? materializeText(v, planned.columns, model.io, input.config, input.dir, input.vocabulary ?? null)
     : materializeTable(v, planned.columns, model.io, input.config, input.dir, input.encoding ?? null);

@@ -111,6 +111,7 @@ export async function datasetFit(
       rows: version.rowCount ?? version.profile.row_count,
       fits: verdict.fits,
       reason: verdict.fits ? null : verdict.reason,
+      notes: verdict.fits ? (verdict.notes ?? []) : [],
     });
   }
   for (const b of BUILTIN_DATASETS) {
@@ -132,6 +133,7 @@ export async function datasetFit(
       rows: data.profile.row_count,
       fits: verdict.fits,
       reason: verdict.fits ? null : verdict.reason,
+      notes: verdict.fits ? (verdict.notes ?? []) : [],
     });
   }
   items.sort((a, b) => Number(b.fits) - Number(a.fits));

@@ -398,6 +398,11 @@ export const datasetFitSchema = z
     rows: z.number().int().nullable(),
     fits: z.boolean(),
     reason: z.string().nullable().openapi({ description: "Why the dataset does not fit the model" }),
+    notes: z.array(z.string()).openapi({
+      description:
+        "When it fits: what will be done to the data (image datasets: pictures converted to the Input's " +
+        "channels, resized to its height × width, unreadable files skipped)",
+    }),
   })
   .openapi("TrainingDatasetFit");
 export const datasetFitListSchema = z
