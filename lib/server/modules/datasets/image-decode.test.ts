@@ -2,7 +2,7 @@ import { crc32 } from "node:zlib";
 import sharp, { type SharpOptions } from "sharp";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../errors";
-import { decodeImage, MAX_IMAGE_PIXELS, normalizeImage } from "./image-decode";
+import { decodeImage, MAX_IMAGE_PIXELS, normalizeImage, probeImage, sniffImageFormat } from "./image-decode";
 
 /** A raw interleaved image where every pixel has the same value per channel. */
 function solid(width: number, height: number, pixel: number[]): Buffer {
@@ -173,6 +173,40 @@ describe("decodeImage", () => {
     expect(MAX_IMAGE_PIXELS).toBeLessThan(100_000 * 100_000);
     const err = await rejection(decodeImage(png, { channels: 1, height: 8, width: 8, resize: "stretch" }));
     expect(err.message).toMatch(/more than 50,000,000 pixels/);
+  });
+});
+
+describe("probeImage", () => {
+  it("gives the stored format, size and channels of an image it can decode", async () => {
+    const rgba = await encode(solid(5, 3, [1, 2, 3, 4]), 5, 3, 4)
+      .png()
+      .toBuffer();
+    expect(await probeImage(rgba)).toEqual({ format: "png", width: 5, height: 3, channels: 4 });
+    const jpeg = await encode(solid(7, 9, [50, 60, 70]), 7, 9, 3)
+      .jpeg()
+      .toBuffer();
+    expect(await probeImage(jpeg)).toEqual({ format: "jpeg", width: 7, height: 9, channels: 3 });
+  });
+
+  it("refuses what decodeImage refuses, a truncated image included", async () => {
+    const png = await encode(solid(32, 32, [9, 9, 9]), 32, 32, 3)
+      .png()
+      .toBuffer();
+    for (const bytes of [png.subarray(0, png.length / 2), Buffer.from("<svg/>"), Buffer.alloc(0)]) {
+      await rejection(probeImage(bytes));
+      await rejection(decodeImage(bytes, { channels: 1, height: 2, width: 2, resize: "stretch" }));
+    }
+  });
+
+  it("tells formats by their signature only", async () => {
+    const raw = solid(4, 4, [1, 2, 3]);
+    const formats = ["png", "jpeg", "gif", "webp", "tiff", "avif"] as const;
+    for (const f of formats) {
+      const bytes = await encode(raw, 4, 4, 3).toFormat(f).toBuffer();
+      expect(sniffImageFormat(bytes)).toBe(f);
+    }
+    expect(sniffImageFormat(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeNull();
+    expect(sniffImageFormat(Buffer.from("%PDF-1.7 and more bytes"))).toBeNull();
   });
 });
 

@@ -6,10 +6,10 @@ import { ValidationError } from "../../errors";
  * call it, so a picture becomes exactly the same tensor wherever it is decoded.
  *
  * Steps, in order (each is deterministic for the same bytes and target):
- * 1. Decode with sharp: PNG, JPEG, WebP, GIF (first frame only), TIFF and AVIF; any mode (grayscale,
- *    grayscale + alpha, RGB, RGBA, palette, 16-bit). Other formats sharp could read (SVG, PDF…) are
- *    refused. Images over MAX_IMAGE_PIXELS pixels are refused before they are decoded (no
- *    decompression bombs). The EXIF orientation of a photo is applied.
+ * 1. Decode with sharp: PNG, JPEG, WebP, GIF (first frame only), TIFF and AVIF, told by their
+ *    signature (other formats sharp could read, SVG or PDF, never reach it); any mode (grayscale,
+ *    grayscale + alpha, RGB, RGBA, palette, 16-bit). Images over MAX_IMAGE_PIXELS pixels are refused
+ *    before they are decoded (no decompression bombs). The EXIF orientation of a photo is applied.
  * 2. Alpha is flattened on WHITE (a transparent background reads as white paper, the usual look of a
  *    drawing or an icon), then the image is converted to 8-bit sRGB.
  * 3. Resize to the target H×W (`resize`):
@@ -36,8 +36,71 @@ export const MAX_IMAGE_PIXELS = 50_000_000;
 /** The largest side a decoded target may have. */
 export const MAX_TARGET_SIDE = 1024;
 
-const ACCEPTED_FORMATS = new Set(["png", "jpeg", "webp", "gif", "tiff", "heif"]);
 const NOT_AN_IMAGE = "The bytes are not a readable image (PNG, JPEG, WebP or GIF).";
+const SHARP_OPTIONS = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" as const, pages: 1, page: 0 };
+
+/**
+ * The format by its signature: only these reach the decoder (never SVG, PDF or anything else sharp
+ * could open). AVIF is an ISO-BMFF file whose `ftyp` brand is avif or avis.
+ */
+export function sniffImageFormat(b: Uint8Array): "png" | "jpeg" | "gif" | "webp" | "tiff" | "avif" | null {
+  const ascii = (from: number, to: number) => String.fromCharCode(...b.subarray(from, to));
+  if (b.length < 12) return null;
+  if (b[0] === 0x89 && ascii(1, 4) === "PNG") return "png";
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "jpeg";
+  if (ascii(0, 4) === "GIF8") return "gif";
+  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "webp";
+  if (ascii(0, 4) === "II*\0" || ascii(0, 4) === "MM\0*") return "tiff";
+  if (ascii(4, 8) === "ftyp" && ["avif", "avis"].includes(ascii(8, 12))) return "avif";
+  return null;
+}
+
+function failure(err: unknown): ValidationError {
+  if (err instanceof ValidationError) return err;
+  const message = err instanceof Error ? err.message : "";
+  if (/pixel limit/i.test(message))
+    return new ValidationError(`The image has more than ${MAX_IMAGE_PIXELS.toLocaleString("en")} pixels.`);
+  return new ValidationError(NOT_AN_IMAGE);
+}
+
+function bufferOf(bytes: Buffer | Uint8Array): Buffer {
+  const input = Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (input.length === 0) throw new ValidationError("The image is empty.");
+  if (!sniffImageFormat(input)) throw new ValidationError(NOT_AN_IMAGE);
+  return input;
+}
+
+export interface ImageFacts {
+  format: string;
+  width: number;
+  height: number;
+  /** Channels as stored (1 gray, 2 gray + alpha, 3 RGB, 4 RGBA; palette images as expanded). */
+  channels: number;
+}
+
+/**
+ * An image's format, size and channels, after decoding it fully (nothing is kept): what the dataset
+ * profile records. Throws the ValidationError decodeImage would throw for the same bytes.
+ */
+export async function probeImage(bytes: Buffer | Uint8Array): Promise<ImageFacts> {
+  const input = bufferOf(bytes);
+  try {
+    const image = sharp(input, SHARP_OPTIONS);
+    const meta = await image.metadata();
+    if (!meta.width || !meta.height) throw new ValidationError(NOT_AN_IMAGE);
+    await image.resize(1, 1, { fit: "fill" }).raw().toBuffer();
+    return {
+      format: meta.format ?? "unknown",
+      width: meta.width,
+      height: meta.height,
+      channels: meta.channels ?? 0,
+    };
+  } catch (err) {
+    throw failure(err);
+  }
+}
 
 function checkTarget(target: ImageTarget): void {
   if (target.channels !== 1 && target.channels !== 3)
@@ -59,16 +122,10 @@ function fitOf(resize: ResizeMode): "fill" | "cover" | "contain" {
 /** Decodes image bytes to a C×H×W uint8 array (see the steps above). Throws ValidationError for anything that is not a readable image. */
 export async function decodeImage(bytes: Buffer | Uint8Array, target: ImageTarget): Promise<Uint8Array> {
   checkTarget(target);
-  const input = Buffer.isBuffer(bytes)
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (input.length === 0) throw new ValidationError("The image is empty.");
-  const options = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" as const, pages: 1, page: 0 };
+  const input = bufferOf(bytes);
   let raw: { data: Buffer; info: OutputInfo };
   try {
-    const meta = await sharp(input, options).metadata();
-    if (!meta.format || !ACCEPTED_FORMATS.has(meta.format)) throw new ValidationError(NOT_AN_IMAGE);
-    raw = await sharp(input, options)
+    raw = await sharp(input, SHARP_OPTIONS)
       .autoOrient()
       .flatten({ background: { r: 255, g: 255, b: 255 } })
       .toColourspace("srgb")
@@ -81,11 +138,7 @@ export async function decodeImage(bytes: Buffer | Uint8Array, target: ImageTarge
       .raw({ depth: "uchar" })
       .toBuffer({ resolveWithObject: true });
   } catch (err) {
-    if (err instanceof ValidationError) throw err;
-    const message = err instanceof Error ? err.message : "";
-    if (/pixel limit/i.test(message))
-      throw new ValidationError(`The image has more than ${MAX_IMAGE_PIXELS.toLocaleString("en")} pixels.`);
-    throw new ValidationError(NOT_AN_IMAGE);
+    throw failure(err);
   }
   const { data, info } = raw;
   const plane = target.height * target.width;

@@ -1,7 +1,7 @@
-import sharp, { type Metadata, type Sharp } from "sharp";
+import sharp, { type Sharp } from "sharp";
 import type yauzl from "yauzl";
 import type { DatasetProfile, ImageProfile, ImageSample, SchemaColumn } from "../../db/schema/datasets";
-import { decodeImage } from "./image-decode";
+import { type ImageFacts, probeImage } from "./image-decode";
 import {
   classifyImageEntries,
   type ImageSplit,
@@ -16,7 +16,8 @@ import {
  * Profiles an image ZIP (layouts in image-zip.ts): class counts, image sizes, formats and channels
  * (sharp metadata), the split folders' counts, small PNG thumbnails of the first samples (taken
  * round-robin across classes) for the preview, and the files that cannot be decoded, listed by name
- * and skipped (what decodeImage refuses is corrupt: the decoder of training and serving).
+ * and skipped (what probeImage refuses is corrupt: it decodes as decodeImage, the decoder of training
+ * and serving, does).
  */
 export { InvalidImageZipError } from "./image-zip";
 
@@ -64,8 +65,8 @@ export interface ProfiledImageZip {
   splits: Record<ImageSplit, number[]> | null;
 }
 
-/** The smallest decode that proves an image readable by training and serving. */
-const PROBE = { channels: 1 as const, height: 1, width: 1, resize: "stretch" as const };
+/** Images being decoded at once while profiling. */
+const PROBES_IN_FLIGHT = 8;
 
 export async function profileImageZip(file: string): Promise<ProfiledImageZip> {
   const started = performance.now();
@@ -83,30 +84,44 @@ export async function profileImageZip(file: string): Promise<ProfiledImageZip> {
     const channels: number[] = [];
     const samples: ImageSample[] = [];
     const corrupt: string[] = [];
-    for (const img of entries) {
-      const buf = await readEntry(zip, byName.get(img.path) as yauzl.Entry);
-      const meta = await readableMetadata(buf);
+    // Images are read in archive order and probed a few at a time (sharp decodes on its own
+    // threads); the results are taken in order, so the profile does not depend on timing.
+    const inFlight: { img: ImageZipEntry; buf: Buffer; facts: Promise<ImageFacts | null> }[] = [];
+    const take = async () => {
+      const { img, buf, facts } = inFlight.shift() as (typeof inFlight)[number];
+      const meta = await facts;
       if (!meta) {
         corrupt.push(img.path);
         if (corrupt.length > MAX_CORRUPT_IMAGES)
           throw new InvalidImageZipError(
             `More than ${MAX_CORRUPT_IMAGES.toLocaleString("en")} images in the ZIP cannot be read.`,
           );
-        continue;
+        return;
       }
       readable.push(img);
       sizes.push(`${meta.width}x${meta.height}`);
-      formats.push(meta.format ?? "unknown");
-      channels.push(meta.channels ?? 0);
+      formats.push(meta.format);
+      channels.push(meta.channels);
       if (sampled.has(img)) {
         samples.push({
           path: img.path,
           label: img.label,
-          width: meta.width as number,
-          height: meta.height as number,
+          width: meta.width,
+          height: meta.height,
           thumbnail: await thumbnailDataUrl(buf).catch(() => undefined),
         });
       }
+    };
+    try {
+      for (const img of entries) {
+        const buf = await readEntry(zip, byName.get(img.path) as yauzl.Entry);
+        inFlight.push({ img, buf, facts: probeImage(buf).catch(() => null) });
+        if (inFlight.length >= PROBES_IN_FLIGHT) await take();
+      }
+      while (inFlight.length > 0) await take();
+    } finally {
+      // Settle what is left (after an error) before the archive closes.
+      await Promise.all(inFlight.map((f) => f.facts));
     }
     if (readable.length === 0) throw new InvalidImageZipError("None of the images in the ZIP could be read.");
     const labels = readable.map((e) => e.label);
@@ -169,18 +184,6 @@ export async function profileImageZip(file: string): Promise<ProfiledImageZip> {
     };
   } finally {
     zip.close();
-  }
-}
-
-/** Metadata of an image that decodes, or null when it does not (what decodeImage refuses is corrupt). */
-async function readableMetadata(buf: Buffer): Promise<Metadata | null> {
-  try {
-    const meta = await sharp(buf).metadata();
-    if (!meta.width || !meta.height) return null;
-    await decodeImage(buf, PROBE);
-    return meta;
-  } catch {
-    return null;
   }
 }
 
