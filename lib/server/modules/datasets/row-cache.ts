@@ -110,7 +110,21 @@ export async function dropRowCache(versionId: string): Promise<void> {
   await s.building.get(versionId);
   s.failed.delete(versionId);
   lineIndexes.delete(versionId);
-  if (SAFE_ID.test(versionId)) await fsp.rm(rowCachePath(versionId), { force: true });
+  if (!SAFE_ID.test(versionId)) return;
+  await fsp.rm(rowCachePath(versionId), { force: true });
+  await fsp.rm(imageTensorDir(versionId), { recursive: true, force: true });
+}
+
+/**
+ * Image ZIPs: the decoded pictures training prepares (modules/training/materialize-images.ts), one
+ * uint8 file per preprocessing under `<blob root>/image-tensors/<version id>/`. Derived data like the
+ * Parquet copy: not counted in the storage quota, removed with the dataset (dropRowCache).
+ */
+export const IMAGE_TENSOR_AREA = "image-tensors";
+
+export function imageTensorDir(versionId: string): string {
+  if (!SAFE_ID.test(versionId)) throw new Error("Invalid version id for the image cache");
+  return path.join(blobRoot(), IMAGE_TENSOR_AREA, versionId);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@
  * preprocessing (channels, height, width, resize): ONE uint8 file of every picture in archive order
  * plus a small JSON of their labels, under `<blob root>/image-tensors/<version id>/`. The cache is
  * written to a temporary name and renamed (a crash never leaves half a cache), is not counted in
- * the storage quota, and is removed with its dataset (datasets.ts, dropImageTensors).
+ * the storage quota, and is removed with its dataset (datasets/row-cache.ts, dropRowCache).
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -20,19 +20,17 @@ import path from "node:path";
 import { DEFAULT_IMAGE_RESIZE, type ImageResizeMode, type TrainingConfig } from "../../../ml/graph-types";
 import type { Preprocessing } from "../../db/schema/training";
 import { ValidationError } from "../../errors";
-import { blobRoot } from "../../storage/blob-store";
 import { decodeImage } from "../datasets/image-decode";
 import { type ImageZipEntry, InvalidImageZipError, listImageZip, readImageZip } from "../datasets/image-zip";
+import { imageTensorDir } from "../datasets/row-cache";
 import { type ModelIO, sortLabels } from "./dataset-fit";
 import { describeImageFit, type ImageInputShape, imageInputOf } from "./image-fit";
 import { PREPARED_DATASET_FORMAT, type ResolvedVersion, splitRows } from "./prepared-dataset";
 
 /** The largest decoded set a job prepares (N × C × H × W bytes). */
 export const MAX_IMAGE_TENSOR_BYTES = 2 * 1024 ** 3;
-export const IMAGE_TENSOR_AREA = "image-tensors";
 /** Pictures decoded at once (sharp decodes on its own threads). */
 const DECODE_CONCURRENCY = 4;
-const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 interface CacheMeta {
   format: "layerline-image-tensors";
@@ -49,18 +47,10 @@ interface CacheMeta {
   failed: number[];
 }
 
-function cacheDir(versionId: string): string {
-  if (!SAFE_ID.test(versionId)) throw new Error("Invalid version id for the image cache");
-  return path.join(blobRoot(), IMAGE_TENSOR_AREA, versionId);
-}
+const cacheDir = imageTensorDir;
 
 function cacheKey(t: ImageInputShape, resize: ImageResizeMode): string {
   return `${t.channels}x${t.height}x${t.width}-${resize}`;
-}
-
-/** Removes every decoded cache of a dataset version. */
-export async function dropImageTensors(versionId: string): Promise<void> {
-  if (SAFE_ID.test(versionId)) await fsp.rm(cacheDir(versionId), { recursive: true, force: true });
 }
 
 async function readCache(file: string, meta: string, size: number): Promise<CacheMeta | null> {
