@@ -16,9 +16,9 @@ import {
 import { type ReactNode, useState } from "react";
 import { ProjectTabs } from "@/components/code/project-tabs";
 import { ProjectsCrumb } from "@/components/projects/projects-crumb";
-import { TrainDialog } from "@/components/training/train-dialog";
 import { Button } from "@/components/ui/button";
 import { useEditorStore } from "./editor-store-context";
+import { LazyTrainDialog, useOpenedOnce } from "./lazy-parts";
 import { ProjectNameInput } from "./project-name-input";
 import { SaveStatusText } from "./save-status";
 import { useAutoLayout } from "./use-auto-layout";
@@ -82,6 +82,7 @@ export function EditorToolbar({
   const { fitView } = useReactFlow();
   const training = useEditorStore((s) => s.training);
   const [trainOpen, setTrainOpen] = useState(false);
+  const trainOpened = useOpenedOnce(trainOpen);
   return (
     <header className="flex h-12 shrink-0 items-center gap-2 border-b border-border bg-panel px-3">
       <ProjectsCrumb />
@@ -142,13 +143,15 @@ export function EditorToolbar({
           <Save aria-hidden className="h-4 w-4" /> Save version
         </Button>
       </div>
-      <TrainDialog
-        open={trainOpen}
-        onClose={() => setTrainOpen(false)}
-        projectId={projectId}
-        projectConfig={training}
-        saveState={saveStatus === "saved" ? "saved" : saveStatus === "error" ? "failed" : "saving"}
-      />
+      {trainOpened ? (
+        <LazyTrainDialog
+          open={trainOpen}
+          onClose={() => setTrainOpen(false)}
+          projectId={projectId}
+          projectConfig={training}
+          saveState={saveStatus === "saved" ? "saved" : saveStatus === "error" ? "failed" : "saving"}
+        />
+      ) : null}
     </header>
   );
 }

@@ -6,10 +6,8 @@ import { MousePointerSquareDashed } from "lucide-react";
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ProjectLoadError } from "@/components/projects/project-load-error";
-import { ShareDialog } from "@/components/projects/share-dialog";
 import { cn } from "@/components/ui/cn";
 import { useRestoreVersion } from "@/components/versions/use-restore-version";
-import { VersionsPanel } from "@/components/versions/versions-panel";
 import type { Schemas } from "@/lib/api/client";
 import { projectKeys } from "@/lib/api/projects/keys";
 import { useProject } from "@/lib/api/projects/queries";
@@ -17,13 +15,19 @@ import { EditorCanvas } from "./editor-canvas";
 import { EditorStoreProvider, useEditorStore } from "./editor-store-context";
 import { EditorToolbar } from "./editor-toolbar";
 import { Inspector } from "./inspector";
+import {
+  LazyReplaceFromDagDialog,
+  LazySaveVersionDialog,
+  LazyShareDialog,
+  LazyShortcutsDialog,
+  LazyTrainingForm,
+  LazyVersionsPanel,
+  useOpenedOnce,
+  usePreloadEditorParts,
+} from "./lazy-parts";
 import { Palette } from "./palette";
-import { ReplaceFromDagDialog } from "./replace-from-dag-dialog";
-import { SaveVersionDialog } from "./save-version-dialog";
-import { ShortcutsDialog } from "./shortcuts-dialog";
 import { SidePanel } from "./side-panel";
 import { StatusBar } from "./status-bar";
-import { TrainingForm } from "./training-form";
 import { useAutosave } from "./use-autosave";
 import { useExportDag, useReplaceFromDag } from "./use-dag-file";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
@@ -121,6 +125,11 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
 
   // A project that never had a preview (from a template, an import, the API) gets one when first opened.
   const nodesReady = useNodesInitialized();
+  usePreloadEditorParts(nodesReady);
+  const saveOpened = useOpenedOnce(dialog === "save");
+  const shareOpened = useOpenedOnce(dialog === "share");
+  const helpOpened = useOpenedOnce(dialog === "help");
+  const importOpened = useOpenedOnce(dialog === "import");
   const previewed = useRef(Boolean(project.thumbnail_url) || project.node_count === 0);
   useEffect(() => {
     if (!nodesReady || previewed.current) return;
@@ -171,9 +180,9 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
         </section>
         <SidePanel
           layer={<Inspector />}
-          training={<TrainingForm />}
+          training={<LazyTrainingForm />}
           versions={
-            <VersionsPanel
+            <LazyVersionsPanel
               projectId={projectId}
               onRestore={async (id) => {
                 const v = await restore.restore(id);
@@ -187,29 +196,35 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
         />
       </div>
       <StatusBar />
-      <SaveVersionDialog
-        projectId={projectId}
-        open={dialog === "save"}
-        onClose={() => setDialog(null)}
-        autosave={autosave}
-        onSaved={onSaved}
-      />
-      <ShareDialog projectId={projectId} open={dialog === "share"} onClose={() => setDialog(null)} />
-      <ShortcutsDialog open={dialog === "help"} onClose={() => setDialog(null)} />
-      <ReplaceFromDagDialog
-        open={dialog === "import"}
-        onClose={() => setDialog(null)}
-        replace={async (file) => {
-          const updated = await replaceFromDag(file);
-          requestAnimationFrame(() => {
-            fitView({ duration: 300, maxZoom: 1, padding: 0.15, includeHiddenNodes: true });
-          });
-          setNotice({
-            text: `Replaced with ${updated.node_count.toLocaleString("en-US")} layers from ${file.name}`,
-            tone: "ok",
-          });
-        }}
-      />
+      {saveOpened ? (
+        <LazySaveVersionDialog
+          projectId={projectId}
+          open={dialog === "save"}
+          onClose={() => setDialog(null)}
+          autosave={autosave}
+          onSaved={onSaved}
+        />
+      ) : null}
+      {shareOpened ? (
+        <LazyShareDialog projectId={projectId} open={dialog === "share"} onClose={() => setDialog(null)} />
+      ) : null}
+      {helpOpened ? <LazyShortcutsDialog open={dialog === "help"} onClose={() => setDialog(null)} /> : null}
+      {importOpened ? (
+        <LazyReplaceFromDagDialog
+          open={dialog === "import"}
+          onClose={() => setDialog(null)}
+          replace={async (file) => {
+            const updated = await replaceFromDag(file);
+            requestAnimationFrame(() => {
+              fitView({ duration: 300, maxZoom: 1, padding: 0.15, includeHiddenNodes: true });
+            });
+            setNotice({
+              text: `Replaced with ${updated.node_count.toLocaleString("en-US")} layers from ${file.name}`,
+              tone: "ok",
+            });
+          }}
+        />
+      ) : null}
     </div>
   );
 }

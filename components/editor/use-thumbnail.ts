@@ -1,7 +1,6 @@
 "use client";
 
 import { getNodesBounds, getViewportForBounds, useStoreApi } from "@xyflow/react";
-import { toBlob } from "html-to-image";
 import { useCallback } from "react";
 import { api } from "@/lib/api/client";
 import { CATEGORY_FILL } from "@/lib/editor/category-colors";
@@ -21,6 +20,9 @@ function themeColor(name: string, fallback: string): string {
 /** The rendered diagram, the way React Flow's "download image" example does it. */
 async function renderViewport(viewport: HTMLElement, nodes: LayerFlowNode[]): Promise<Blob | null> {
   const vp = getViewportForBounds(getNodesBounds(nodes), WIDTH, HEIGHT, 0.02, 1.2, 0.08);
+  // Loaded when a preview is made (first open of a project without one, after saving a version),
+  // not with the editor.
+  const { toBlob } = await import("html-to-image");
   return toBlob(viewport, {
     backgroundColor: themeColor("--bg", "#ffffff"),
     width: WIDTH,
