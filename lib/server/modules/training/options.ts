@@ -76,7 +76,7 @@ async function fitJudge(
     ]);
   const arch = await architectureOf(db, user.id, q.project_id, q.version_id);
   const analysis = analyzeGraph(arch.graph);
-  return (ds) => describeDatasetFit(arch.graph, analysis, ds);
+  return (ds) => describeDatasetFit(arch.graph, analysis, ds, arch.config.resize);
 }
 
 export async function datasetFit(
