@@ -1519,6 +1519,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/training/evaluations/{evaluation_id}/samples/{sample}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The thumbnail of a misclassified picture of an image evaluation
+         * @description Image evaluations list misclassified pictures in `result.samples`; this is sample n's picture from the evaluated dataset version, scaled to fit 128×128, as PNG. 404 when the evaluation has no such sample.
+         */
+        get: operations["getEvaluationSampleImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/deployments": {
         parameters: {
             query?: never;
@@ -4349,7 +4369,7 @@ export interface components {
             split: components["schemas"]["EvaluationSplit"];
             state: components["schemas"]["EvaluationState"];
             reason: string | null;
-            /** @description Classification: accuracy, macro_precision, macro_recall, macro_f1, roc_auc (binary: of the positive class; else the mean one-vs-rest AUC). Regression: mse, rmse, mae, r2. Language models: loss (mean next-character cross-entropy, natural log), perplexity (exp(loss)), bits_per_character, accuracy (next character). Every kind: rows; classification on another dataset also rows_with_unknown_class (rows of a class the model cannot output, counted as errors). */
+            /** @description Classification: accuracy, macro_precision, macro_recall, macro_f1, roc_auc (binary: of the positive class; else the mean one-vs-rest AUC). Regression: mse, rmse, mae, r2. Language models: loss (mean next-character cross-entropy, natural log), perplexity (exp(loss)), bits_per_character, accuracy (next character). Every kind: rows; classification on another dataset also rows_with_unknown_class (rows of a class the model cannot output, counted as errors); image models unreadable_images when pictures the decoder refuses were skipped. */
             metrics: {
                 [key: string]: number;
             };
@@ -4381,6 +4401,8 @@ export interface components {
             per_class: components["schemas"]["EvaluationClassMetrics"][];
             /** @description Binary: the positive class only; otherwise one curve per class (one-vs-rest) */
             roc: components["schemas"]["EvaluationRocCurve"][];
+            /** @description Image models: misclassified pictures, the most confident first: at most 8 per confusion-matrix cell and 400 in all. GET …/evaluations/{evaluation_id}/samples/{sample}/image gives sample n's thumbnail (n counts from 0 in this list). */
+            samples?: components["schemas"]["EvaluationSample"][];
         } | {
             /** @enum {string} */
             kind: "regression";
@@ -4418,6 +4440,14 @@ export interface components {
                 fpr: number;
                 tpr: number;
             }[];
+        };
+        EvaluationSample: {
+            /** @description The picture's path in the dataset's ZIP */
+            path: string;
+            actual: string;
+            predicted: string;
+            /** @description The model's probability of the predicted class */
+            confidence: number;
         };
         /**
          * @example {
@@ -12312,6 +12342,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EvaluationList"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEvaluationSampleImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+                /** @description The sample's index in result.samples */
+                sample: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture, scaled to fit 128×128 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
                 };
             };
             /** @description Missing, unknown, revoked or expired credential */

@@ -29,6 +29,7 @@ import { trainingEvaluations, users } from "@/lib/server/db/schema";
 import { newId } from "@/lib/server/ids";
 import { csv, startDatasetTestApp, upload, withEnv } from "../api/datasets-helpers";
 import { fileForm, mlpGraph, tinyPng } from "../api/projects.fixtures";
+import { buildImageZip } from "../fixtures/image-zip";
 import { call, ORIGIN, signUpWithKey, type TestApp } from "../helpers";
 import {
   assertMatchesDocument,
@@ -275,15 +276,35 @@ async function createFixtures(): Promise<Fixtures> {
     }),
   );
   // An external job's model cannot be evaluated through the API (it recorded no preprocessing): the
-  // evaluation row is written directly, as the evaluation task would.
+  // evaluation row is written directly, as the evaluation task would, as an image evaluation with
+  // one misclassified picture (its thumbnail route needs one).
+  const pictures = await buildImageZip({ classes: [0, 1], perClass: 2, size: 8 });
+  const imageDataset = await ok<{ dataset: { id: string }; version: { id: string } }>(
+    "image dataset",
+    upload(app, key, pictures.zip, "pictures.zip"),
+  );
   const evaluationId = newId("eval");
   await db.insert(trainingEvaluations).values({
     id: evaluationId,
     ownerId: owner.user.id,
     jobId: doneJobId,
-    datasetId: "builtin-iris",
-    datasetVersionId: "builtin-iris-v1",
-    split: "validation",
+    datasetId: imageDataset.dataset.id,
+    datasetVersionId: imageDataset.version.id,
+    split: "all",
+    state: "succeeded",
+    metrics: { accuracy: 0.75, rows: 4 },
+    result: {
+      kind: "classification",
+      rows: 4,
+      labels: ["0", "1"],
+      confusion_matrix: [
+        [2, 0],
+        [1, 1],
+      ],
+      per_class: [],
+      roc: [],
+      samples: [{ path: pictures.entries[2].path, actual: "1", predicted: "0", confidence: 0.9 }],
+    },
   });
   const run = await ok<{ id: string }>(
     "foundation run",
@@ -486,6 +507,7 @@ function paramValue(template: string, name: string, o: Op): string {
     artifact_id: () => fx.registryArtifactId,
     key: () => "tabular-classification",
     version: () => "1",
+    sample: () => "0",
     audit_id: () => fx.auditId,
     workload_id: () => fx.workloadId,
     candidate_id: () => fx.candidateId,

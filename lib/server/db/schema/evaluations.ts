@@ -28,6 +28,15 @@ export interface RocCurve {
   points: RocPoint[];
 }
 
+/** A misclassified picture of an image evaluation, named by its path in the dataset's ZIP. */
+export interface EvaluationSample {
+  path: string;
+  actual: string;
+  predicted: string;
+  /** The model's probability of the predicted class. */
+  confidence: number;
+}
+
 export type EvaluationResult =
   | {
       kind: "classification";
@@ -38,6 +47,8 @@ export type EvaluationResult =
       per_class: ClassMetrics[];
       /** Binary: one curve (the positive class, labels[1]); otherwise one per class. */
       roc: RocCurve[];
+      /** Image models: misclassified pictures, the most confident first (GET …/samples/{n}/image). */
+      samples?: EvaluationSample[];
     }
   | {
       kind: "regression";

@@ -18,30 +18,14 @@ import type { EvaluationResult } from "../../db/schema/evaluations";
 import type { Preprocessing, PreprocessingStep } from "../../db/schema/training";
 import { ConflictError, DomainError, ValidationError } from "../../errors";
 import { defineJobType, type JobContext } from "../../jobs/registry";
-import { checkUntrustedModel } from "../serving/model-probe";
-import {
-  type LoadedArtifact,
-  loadArtifact,
-  type ModelManifest,
-  type Prediction,
-} from "../training/artifact-reader";
-import { copyBlobToFile } from "../training/blob-files";
+import type { LoadedArtifact, ModelManifest, Prediction } from "../training/artifact-reader";
 import { getJobRow } from "../training/job-rows";
 import { readEvaluationRows } from "../training/materialize";
 import { resolveVersion } from "../training/prepared-dataset";
-import {
-  accuracyOf,
-  addTokenLosses,
-  confusionMatrix,
-  languageModelMetrics,
-  macroAverages,
-  meanAuc,
-  perClassMetrics,
-  regressionMetrics,
-  rocCurves,
-  samplePairs,
-  type TokenLossTotals,
-} from "./metrics";
+import { evaluateImageModel, isImageModel } from "./evaluate-images";
+import { loadJobArtifact } from "./job-artifact";
+import { addTokenLosses, languageModelMetrics, type TokenLossTotals } from "./metrics";
+import { summarize } from "./summarize";
 import { readTextWindows } from "./text-rows";
 
 /** Rows predicted per call of the model. */
@@ -86,30 +70,12 @@ async function setState(db: Db, id: string, values: Partial<typeof trainingEvalu
     .where(eq(trainingEvaluations.id, id));
 }
 
-/**
- * Copies the artifact files into a temporary directory, checks the model in a limited child process
- * (model-probe.ts: a model that would crash or exhaust this process is refused with its reason) and
- * loads them with artifact-reader.
- */
-async function loadJobArtifact(db: Db, job: TrainingJobRow, dir: string): Promise<LoadedArtifact> {
-  const files: Record<string, string> = {};
-  for (const f of job.artifactFiles) {
-    if (f.name === "manifest.json") continue;
-    const file = path.join(dir, path.basename(f.name));
-    if (!(await copyBlobToFile(f.blob_key, file)))
-      throw new ConflictError(`The artifact file ${f.name} is missing from storage.`);
-    files[f.name] = file;
-  }
-  const source = { manifest: job.artifactManifest as unknown as ModelManifest, files };
-  await checkUntrustedModel(source, db);
-  return loadArtifact(source);
-}
-
 type Summary = { metrics: Record<string, number>; result: EvaluationResult };
 
 async function evaluate(ctx: JobContext, row: TrainingEvaluationRow, job: TrainingJobRow): Promise<Summary> {
   if (!job.preprocessing) throw new ValidationError("The job recorded no preprocessing.");
   if (job.preprocessing.task === "language_modeling") return evaluateLanguageModel(ctx, row, job);
+  if (isImageModel(job)) return evaluateImageModel(ctx, row, job);
   await checkColumns(ctx.db, row, job.preprocessing);
   const data = await readEvaluationRows(ctx.db, {
     ownerId: row.ownerId,
@@ -221,56 +187,4 @@ async function evaluateLanguageModel(
     await model?.dispose();
     await fsp.rm(dir, { recursive: true, force: true });
   }
-}
-
-/** Predictions and targets → the stored metrics and result. */
-export function summarize(
-  manifest: ModelManifest,
-  targets: readonly (string | number)[],
-  predictions: readonly Prediction[],
-): { metrics: Record<string, number>; result: EvaluationResult } {
-  const rows = targets.length;
-  if (manifest.output.kind === "value") {
-    const predicted = predictions.map((p) => ("value" in p ? p.value : Number.NaN));
-    const m = regressionMetrics(targets as number[], predicted);
-    return {
-      metrics: { ...m, rows },
-      result: {
-        kind: "regression",
-        rows,
-        target: manifest.output.target,
-        points: samplePairs(targets as number[], predicted),
-      },
-    };
-  }
-  const labels = Object.keys((predictions[0] as { probabilities: Record<string, number> }).probabilities);
-  const index = new Map(labels.map((l, k) => [l, k] as const));
-  const truth = targets.map((t) => index.get(String(t)) ?? -1);
-  const classified = predictions as { label: string; probabilities: Record<string, number> }[];
-  const predicted = classified.map((p) => index.get(p.label) ?? -1);
-  const matrix = confusionMatrix(truth, predicted, labels.length);
-  const perClass = perClassMetrics(matrix, labels);
-  const macro = macroAverages(perClass);
-  const roc = rocCurves(
-    classified.map((p) => labels.map((l) => p.probabilities[l] ?? 0)),
-    truth,
-    labels,
-  );
-  const auc = meanAuc(roc);
-  // Rows whose true class the model cannot output (another dataset) are not in the matrix, but they
-  // are errors all the same: accuracy counts them.
-  const unknown = truth.filter((t) => t < 0).length;
-  const inMatrix = rows - unknown;
-  return {
-    metrics: {
-      accuracy: rows > 0 ? (accuracyOf(matrix) * inMatrix) / rows : 0,
-      ...(unknown > 0 ? { rows_with_unknown_class: unknown } : {}),
-      macro_precision: macro.precision,
-      macro_recall: macro.recall,
-      macro_f1: macro.f1,
-      ...(auc === null ? {} : { roc_auc: auc }),
-      rows,
-    },
-    result: { kind: "classification", rows, labels, confusion_matrix: matrix, per_class: perClass, roc },
-  };
 }

@@ -3,6 +3,7 @@ import { currentUser } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
 import * as evaluations from "./evaluations";
 import type * as r from "./evaluations.routes";
+import { sampleImage } from "./sample-image";
 
 const evaluationPath = (id: string) => `/api/v1/training/evaluations/${encodeURIComponent(id)}`;
 
@@ -22,3 +23,15 @@ export const listJobEvaluations: RouteHandler<typeof r.listJobEvaluations, AppEn
     await evaluations.listJobEvaluations(c.get("db"), currentUser(c).id, c.req.valid("param").job_id),
     200,
   );
+
+export const getEvaluationSampleImage: RouteHandler<typeof r.getEvaluationSampleImage, AppEnv> = async (
+  c,
+) => {
+  const { evaluation_id, sample } = c.req.valid("param");
+  const png = await sampleImage(c.get("db"), currentUser(c).id, evaluation_id, Number(sample));
+  return c.body(new Uint8Array(png), 200, {
+    "Content-Type": "image/png",
+    "Cache-Control": "private, max-age=3600",
+    "X-Content-Type-Options": "nosniff",
+  });
+};

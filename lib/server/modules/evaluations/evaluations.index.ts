@@ -6,4 +6,5 @@ import * as r from "./evaluations.routes";
 export const evaluationsRouter = createRouter()
   .openapi(r.createEvaluation, h.createEvaluation)
   .openapi(r.getEvaluation, h.getEvaluation)
-  .openapi(r.listJobEvaluations, h.listJobEvaluations);
+  .openapi(r.listJobEvaluations, h.listJobEvaluations)
+  .openapi(r.getEvaluationSampleImage, h.getEvaluationSampleImage);

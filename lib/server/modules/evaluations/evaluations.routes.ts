@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { credentials } from "../../http/credentials";
 import { errors, jsonBody, jsonContent, security } from "../../http/openapi";
 import { jobIdParams } from "../training/training.schemas";
@@ -6,6 +6,7 @@ import {
   createEvaluationBodySchema,
   evaluationIdParams,
   evaluationListSchema,
+  evaluationSampleParams,
   evaluationSchema,
 } from "./evaluations.schemas";
 
@@ -60,6 +61,26 @@ export const listJobEvaluations = createRoute({
   request: { params: jobIdParams },
   responses: {
     200: jsonContent(evaluationListSchema, "The job's evaluations"),
+    ...errors(401, 403, 404),
+  },
+});
+
+export const getEvaluationSampleImage = createRoute({
+  method: "get",
+  path: "/api/v1/training/evaluations/{evaluation_id}/samples/{sample}/image",
+  operationId: "getEvaluationSampleImage",
+  tags,
+  summary: "The thumbnail of a misclassified picture of an image evaluation",
+  description:
+    "Image evaluations list misclassified pictures in `result.samples`; this is sample n's picture from the " +
+    "evaluated dataset version, scaled to fit 128×128, as PNG. 404 when the evaluation has no such sample.",
+  ...auth,
+  request: { params: evaluationSampleParams },
+  responses: {
+    200: {
+      description: "The picture, scaled to fit 128×128",
+      content: { "image/png": { schema: z.string().openapi({ format: "binary" }) } },
+    },
     ...errors(401, 403, 404),
   },
 });

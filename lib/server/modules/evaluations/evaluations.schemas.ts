@@ -55,6 +55,15 @@ const rocCurveSchema = z
   })
   .openapi("EvaluationRocCurve");
 
+const evaluationSampleSchema = z
+  .object({
+    path: z.string().openapi({ description: "The picture's path in the dataset's ZIP" }),
+    actual: z.string(),
+    predicted: z.string(),
+    confidence: z.number().openapi({ description: "The model's probability of the predicted class" }),
+  })
+  .openapi("EvaluationSample");
+
 export const evaluationResultSchema = z
   .discriminatedUnion("kind", [
     z.object({
@@ -68,6 +77,15 @@ export const evaluationResultSchema = z
       roc: z.array(rocCurveSchema).openapi({
         description: "Binary: the positive class only; otherwise one curve per class (one-vs-rest)",
       }),
+      samples: z
+        .array(evaluationSampleSchema)
+        .optional()
+        .openapi({
+          description:
+            "Image models: misclassified pictures, the most confident first: at most 8 per confusion-matrix " +
+            "cell and 400 in all. GET …/evaluations/{evaluation_id}/samples/{sample}/image gives sample n's " +
+            "thumbnail (n counts from 0 in this list).",
+        }),
     }),
     z.object({
       kind: z.literal("regression"),
@@ -109,7 +127,8 @@ export const evaluationSchema = z
         "class; else the mean one-vs-rest AUC). Regression: mse, rmse, mae, r2. Language models: loss " +
         "(mean next-character cross-entropy, natural log), perplexity (exp(loss)), bits_per_character, " +
         "accuracy (next character). Every kind: rows; classification on another dataset also " +
-        "rows_with_unknown_class (rows of a class the model cannot output, counted as errors).",
+        "rows_with_unknown_class (rows of a class the model cannot output, counted as errors); image models " +
+        "unreadable_images when pictures the decoder refuses were skipped.",
     }),
     result: evaluationResultSchema.nullable(),
     created_at: dateTime(),
@@ -121,6 +140,17 @@ export const evaluationSchema = z
 export const evaluationListSchema = z.object({ items: z.array(evaluationSchema) }).openapi("EvaluationList");
 
 export const evaluationIdParams = z.object({ evaluation_id: pathParam("evaluation_id") });
+
+export const evaluationSampleParams = z.object({
+  evaluation_id: pathParam("evaluation_id"),
+  sample: z
+    .string()
+    .regex(/^\d{1,5}$/)
+    .openapi({
+      param: { name: "sample", in: "path", description: "The sample's index in result.samples" },
+      example: "0",
+    }),
+});
 
 export type EvaluationView = z.infer<typeof evaluationSchema>;
 export type CreateEvaluationInput = z.infer<typeof createEvaluationBodySchema>;

@@ -95,7 +95,7 @@ export async function createEvaluation(
   });
 }
 
-async function ownedEvaluation(db: Db, ownerId: string, id: string): Promise<TrainingEvaluationRow> {
+export async function ownedEvaluation(db: Db, ownerId: string, id: string): Promise<TrainingEvaluationRow> {
   const [row] = await db
     .select()
     .from(trainingEvaluations)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModelManifest, Prediction } from "../training/artifact-reader";
-import { summarize } from "./evaluate-job";
+import { summarize } from "./summarize";
 
 const manifest = (output: ModelManifest["output"]) => ({ output }) as ModelManifest;
 const p = (label: string, a: number): Prediction => ({ label, probabilities: { a, b: 1 - a } });
