@@ -12,7 +12,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_IMAGE_INSTANCE_BYTES } from "@/lib/server/modules/serving/image-instances";
 import { call, signUpWithKey, startTestApp, type TestApp } from "../helpers";
-import { FLOAT, floatInitializer, node, onnxModel, valueInfo } from "../security/onnx-bytes";
+import { FLOAT, floatInitializer, goodOnnx, node, onnxModel, valueInfo } from "../security/onnx-bytes";
 import { tempBlobDir } from "./projects.fixtures";
 
 tempBlobDir();
@@ -185,6 +185,42 @@ describe("image deployments", () => {
     });
     expect(bad.status).toBe(422);
     expect(bad.json.detail).toMatch(/^Instance 1: image: /);
+  });
+
+  it("refuses files sent to a model that does not take pictures", async () => {
+    // A tabular model: output = input + 1 over four numeric features.
+    const onnx = goodOnnx();
+    const features = ["a", "b", "c", "d"];
+    const tabular = {
+      ...manifestOf(onnx),
+      input_features: features.map((name) => ({ name, type: "number" })),
+      input: { name: "input", shape: [4], dtype: "float32", features, preprocessing: [] },
+      output: { name: "output", kind: "labels", labels: features },
+    };
+    const model = await call(app, "POST", "/api/v1/models", { key, body: { name: "tabular" } });
+    const version = await call(app, "POST", `/api/v1/models/${model.json.id}/versions`, { key, body: {} });
+    await upload(version.json.id, "model.onnx", onnx);
+    await upload(version.json.id, "manifest.json", new TextEncoder().encode(JSON.stringify(tabular)));
+    expect(
+      (await call(app, "POST", `/api/v1/model-versions/${version.json.id}/finalize`, { key })).status,
+    ).toBe(200);
+    const d = await call(app, "POST", "/api/v1/deployments/from-model-version", {
+      key,
+      body: { model_version_id: version.json.id },
+    });
+    expect(d.status, d.text).toBe(201);
+    const r = await call(app, "POST", `/api/v1/inference/${d.json.id}/predict`, {
+      key: d.json.api_key,
+      rawBody: form([{ name: "a.png", bytes: await picture("top", 4, "png"), type: "image/png" }]),
+    });
+    expect(r.status).toBe(422);
+    expect(r.json.detail).toMatch(/does not take pictures/);
+    const json = await call(app, "POST", `/api/v1/inference/${d.json.id}/predict`, {
+      key: d.json.api_key,
+      body: { inputs: [{ a: 1, b: 2, c: 3, d: 4 }] },
+    });
+    expect(json.status, json.text).toBe(200);
+    expect(json.json.outputs[0].label).toBe("d");
   });
 
   it("refuses pictures that cannot be decoded or are too large, naming the instance", async () => {
