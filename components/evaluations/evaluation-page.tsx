@@ -2,6 +2,7 @@
 
 import { Loader2, SearchX } from "lucide-react";
 import Link from "next/link";
+import { useMemo, useState } from "react";
 import { errorMessage } from "@/components/training/error-message";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
@@ -15,6 +16,7 @@ import { headlines, isFinished, splitLabel } from "@/lib/evaluations-ui/present"
 import { LayerlineError } from "@/sdk/src/errors";
 import { ConfusionMatrix } from "./confusion-matrix";
 import { EvaluationStateBadge } from "./evaluation-state-badge";
+import { cellsWithSamples, ImageMistakes } from "./image-mistakes";
 import { LanguageModelCard } from "./language-model-card";
 import { MetricTiles } from "./metric-tiles";
 import { OtherSplits } from "./other-splits";
@@ -22,11 +24,47 @@ import { PerClassTable } from "./per-class-table";
 import { RegressionChart } from "./regression-chart";
 import { ResidualsChart } from "./residuals-chart";
 import { RocChart } from "./roc-chart";
-import type { Evaluation } from "./types";
+import type { ClassificationResult, Evaluation } from "./types";
 
 function DatasetName({ id }: { id: string }) {
   const dataset = useDataset(id);
   return <>{dataset.data?.name ?? id}</>;
+}
+
+/** The confusion matrix; for an image model also its misclassified pictures, by cell. */
+function ClassificationMatrix({
+  evaluationId,
+  result,
+}: {
+  evaluationId: string;
+  result: ClassificationResult;
+}) {
+  const [selected, setSelected] = useState<[number, number] | null>(null);
+  const samples = result.samples;
+  const selectable = useMemo(
+    () => (samples ? cellsWithSamples(result.labels, samples) : undefined),
+    [samples, result.labels],
+  );
+  return (
+    <>
+      <ConfusionMatrix
+        labels={result.labels}
+        matrix={result.confusion_matrix}
+        selectable={selectable}
+        selected={selected}
+        onSelect={setSelected}
+      />
+      {samples ? (
+        <ImageMistakes
+          evaluationId={evaluationId}
+          labels={result.labels}
+          samples={samples}
+          selected={selected}
+          onClear={() => setSelected(null)}
+        />
+      ) : null}
+    </>
+  );
 }
 
 function Results({ evaluation }: { evaluation: Evaluation }) {
@@ -39,7 +77,7 @@ function Results({ evaluation }: { evaluation: Evaluation }) {
       {result.kind === "classification" ? (
         <div className="grid items-start gap-6 lg:grid-cols-5">
           <div className="min-w-0 space-y-6 lg:col-span-3">
-            <ConfusionMatrix labels={result.labels} matrix={result.confusion_matrix} />
+            <ClassificationMatrix evaluationId={evaluation.id} result={result} />
             <PerClassTable
               perClass={result.per_class}
               macro={{
