@@ -10,9 +10,11 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Modal } from "@/components/ui/modal";
 import { $api } from "@/lib/api/client";
+import { useDatasetVersion } from "@/lib/api/datasets/queries";
+import { useProject } from "@/lib/api/projects/queries";
 import { JOBS_PATH, jobQuery, trainingKeys } from "@/lib/api/training/keys";
 import { useDatasetFit, useRuntimes } from "@/lib/api/training/queries";
-import type { TrainingConfig } from "@/lib/ml";
+import { type Augmentation, DEFAULT_IMAGE_RESIZE, type ImageResizeMode, type TrainingConfig } from "@/lib/ml";
 import {
   CONFIG_FIELDS,
   type ConfigTexts,
@@ -22,6 +24,7 @@ import {
   validateTexts,
 } from "@/lib/training-ui/config-form";
 import { LayerlineError } from "@/sdk/src/errors";
+import { AugmentationPanel, NO_AUGMENTATION } from "./augmentation-panel";
 import { ConfigField } from "./config-fields";
 import { DatasetPicker } from "./dataset-picker";
 import { EstimatePanel } from "./estimate-panel";
@@ -55,6 +58,11 @@ function TrainForm({
   const [name, setName] = useState("");
   const [recipeId, setRecipeId] = useState<string | null>(null);
   const [strategy, setStrategy] = useState("single");
+  const [augmentation, setAugmentation] = useState<Augmentation>(() => ({
+    ...NO_AUGMENTATION,
+    ...projectConfig?.augmentation,
+  }));
+  const [resize, setResize] = useState<ImageResizeMode>(projectConfig?.resize ?? DEFAULT_IMAGE_RESIZE);
   /** Fields edited since the server's answer: their server message no longer applies. */
   const [edited, setEdited] = useState<Set<string>>(new Set());
   const idempotency = useRef<{ body: string; key: string } | null>(null);
@@ -72,6 +80,15 @@ function TrainForm({
   const datasetId = picked ?? items?.find((d) => d.fits)?.dataset_id ?? null;
   const dataset = items?.find((d) => d.dataset_id === datasetId) ?? null;
 
+  // An image ZIP (its profile has pictures) gets the picture settings; a table of pixels does not.
+  const maybePictures = dataset?.task === "image_classification" && !dataset.builtin;
+  const version = useDatasetVersion(dataset?.dataset_id ?? "", dataset?.dataset_version_id ?? null, {
+    enabled: maybePictures && Boolean(dataset?.dataset_version_id),
+  });
+  const pictures = maybePictures ? (version.data?.profile?.images ?? null) : null;
+  const project = useProject(projectId);
+  const inputShape = project.data?.graph.nodes.find((n) => n.type === "Input")?.params.shape;
+  const rgbInput = Array.isArray(inputShape) && inputShape[0] === 3;
   const typedErrors = useMemo(() => validateTexts(texts), [texts]);
   const config = useMemo(() => configFromTexts(texts), [texts]);
   const apiError = create.error instanceof LayerlineError ? create.error : null;
@@ -82,6 +99,9 @@ function TrainForm({
   const pickRecipe = (recipe: TrainingRecipe | null) => {
     setRecipeId(recipe?.id ?? null);
     setTexts(initialTexts(recipe ? recipe.config : projectConfig));
+    const source = recipe ? recipe.config : projectConfig;
+    setAugmentation({ ...NO_AUGMENTATION, ...source?.augmentation });
+    setResize(source?.resize ?? DEFAULT_IMAGE_RESIZE);
     setEdited(new Set(CONFIG_FIELDS.map((f) => f.name)));
   };
 
@@ -98,7 +118,13 @@ function TrainForm({
       dataset_id: dataset.dataset_id,
       ...(dataset.dataset_version_id ? { dataset_version_id: dataset.dataset_version_id } : {}),
       ...(name.trim() ? { name: name.trim() } : {}),
-      config,
+      config: pictures
+        ? {
+            ...config,
+            augmentation: { ...augmentation, color_jitter: rgbInput ? augmentation.color_jitter : 0 },
+            resize,
+          }
+        : config,
       runtime,
       strategy,
       ...(recipeId ? { recipe_id: recipeId } : {}),
@@ -161,6 +187,16 @@ function TrainForm({
             ))}
           </div>
         </fieldset>
+        {pictures ? (
+          <AugmentationPanel
+            value={augmentation}
+            onChange={setAugmentation}
+            resize={resize}
+            onResize={setResize}
+            rgb={rgbInput}
+            sample={pictures.samples.find((p) => p.thumbnail)?.thumbnail ?? null}
+          />
+        ) : null}
         <RuntimePicker
           list={runtimes.data}
           value={runtime}

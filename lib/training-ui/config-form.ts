@@ -18,7 +18,10 @@ export const jobConfigFormSchema = trainingConfigSchema.extend({
     .describe("Random seed for weights init, shuffling and the validation split"),
 });
 
-export const CONFIG_FIELDS: ParamField[] = schemaFields(jobConfigFormSchema);
+/** The plain fields; the image settings (resize, augmentation) have their own panel for image datasets. */
+export const CONFIG_FIELDS: ParamField[] = schemaFields(jobConfigFormSchema).filter(
+  (f) => f.name !== "resize",
+);
 
 export type ConfigTexts = Record<string, string>;
 
