@@ -1,4 +1,7 @@
+import { type FileHandle, open } from "node:fs/promises";
 import type { Readable } from "node:stream";
+import { promisify } from "node:util";
+import { crc32, inflateRaw, inflateRawSync } from "node:zlib";
 import yauzl from "yauzl";
 
 /**
@@ -147,6 +150,55 @@ export async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise
   return Buffer.concat(chunks);
 }
 
+export class DamagedEntryError extends InvalidImageZipError {}
+
+const LOCAL_HEADER = 0x04034b50;
+/** Entries compressed to more than this are inflated off the event loop. */
+const SYNC_INFLATE_BYTES = 1024 * 1024;
+const inflateRawAsync = promisify(inflateRaw);
+
+/**
+ * The bytes of one entry read straight from the archive file: one positioned read (local header
+ * and data together) and one inflate, instead of yauzl's streams (about 4× faster on small pictures).
+ * The inflated size must be the recorded one (no ZIP bombs) and its CRC-32 must match; a damaged
+ * entry is a DamagedEntryError. Stored and deflated entries only (what ZIP tools write).
+ */
+export async function readEntryBytes(file: FileHandle, entry: yauzl.Entry): Promise<Buffer> {
+  if (entry.uncompressedSize > MAX_IMAGE_BYTES || entry.compressedSize > MAX_IMAGE_BYTES)
+    throw new InvalidImageZipError("An image in the ZIP is larger than 50 MB.");
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
+    throw new DamagedEntryError("An image in the ZIP uses an unsupported compression method.");
+  const damaged = () => new DamagedEntryError("An image in the ZIP is damaged.");
+  // The local header's name and extra field usually match the central directory's: read them with
+  // the data in one go, and read the data again only when they do not.
+  const guess = 30 + entry.fileNameLength + entry.extraFieldLength;
+  const buf = Buffer.allocUnsafe(guess + entry.compressedSize);
+  const { bytesRead } = await file.read(buf, 0, buf.length, entry.relativeOffsetOfLocalHeader);
+  if (bytesRead < 30 || buf.readUInt32LE(0) !== LOCAL_HEADER) throw damaged();
+  const start = 30 + buf.readUInt16LE(26) + buf.readUInt16LE(28);
+  let data: Buffer;
+  if (start + entry.compressedSize <= bytesRead) data = buf.subarray(start, start + entry.compressedSize);
+  else {
+    data = Buffer.allocUnsafe(entry.compressedSize);
+    const again = await file.read(data, 0, data.length, entry.relativeOffsetOfLocalHeader + start);
+    if (again.bytesRead !== data.length) throw damaged();
+  }
+  let out: Buffer;
+  try {
+    const limit = { maxOutputLength: Math.max(1, entry.uncompressedSize) };
+    out =
+      entry.compressionMethod === 0
+        ? data
+        : data.length <= SYNC_INFLATE_BYTES
+          ? inflateRawSync(data, limit)
+          : await inflateRawAsync(data, limit);
+  } catch {
+    throw damaged();
+  }
+  if (out.length !== entry.uncompressedSize || crc32(out) >>> 0 !== entry.crc32 >>> 0) throw damaged();
+  return out;
+}
+
 /**
  * Lists the readable images of a stored image ZIP with their class and split (for training,
  * evaluation and the rows route). `corrupt` is the version profile's `images.corrupt`.
@@ -172,16 +224,18 @@ export async function* readImageZip(
   corrupt: readonly string[] = [],
 ): AsyncGenerator<{ entry: ImageZipEntry; bytes: Buffer }> {
   const zip = await openZip(file);
+  const handle = await open(file, "r");
   try {
     const byName = await imageEntriesOf(zip);
     const wanted = entries ?? listedEntries(byName, corrupt);
     for (const entry of wanted) {
       const raw = byName.get(entry.path);
       if (!raw) throw new InvalidImageZipError("An image listed for the dataset is missing from its ZIP.");
-      yield { entry, bytes: await readEntry(zip, raw) };
+      yield { entry, bytes: await readEntryBytes(handle, raw) };
     }
   } finally {
     zip.close();
+    await handle.close();
   }
 }
 

@@ -1,15 +1,17 @@
+import { open } from "node:fs/promises";
 import sharp, { type Sharp } from "sharp";
 import type yauzl from "yauzl";
 import type { DatasetProfile, ImageProfile, ImageSample, SchemaColumn } from "../../db/schema/datasets";
 import { type ImageFacts, probeImage } from "./image-decode";
 import {
   classifyImageEntries,
+  DamagedEntryError,
   type ImageSplit,
   type ImageZipEntry,
   InvalidImageZipError,
   imageEntriesOf,
   openZip,
-  readEntry,
+  readEntryBytes,
 } from "./image-zip";
 
 /**
@@ -112,16 +114,28 @@ export async function profileImageZip(file: string): Promise<ProfiledImageZip> {
         });
       }
     };
+    const handle = await open(file, "r");
     try {
       for (const img of entries) {
-        const buf = await readEntry(zip, byName.get(img.path) as yauzl.Entry);
-        inFlight.push({ img, buf, facts: probeImage(buf).catch(() => null) });
+        // A damaged entry (bad CRC, bad data) is a corrupt picture like one that does not decode.
+        const buf = await readEntryBytes(handle, byName.get(img.path) as yauzl.Entry).catch(
+          (err: unknown) => {
+            if (err instanceof DamagedEntryError) return null;
+            throw err;
+          },
+        );
+        inFlight.push({
+          img,
+          buf: buf ?? Buffer.alloc(0),
+          facts: buf ? probeImage(buf).catch(() => null) : Promise.resolve(null),
+        });
         if (inFlight.length >= PROBES_IN_FLIGHT) await take();
       }
       while (inFlight.length > 0) await take();
     } finally {
       // Settle what is left (after an error) before the archive closes.
       await Promise.all(inFlight.map((f) => f.facts));
+      await handle.close();
     }
     if (readable.length === 0) throw new InvalidImageZipError("None of the images in the ZIP could be read.");
     const labels = readable.map((e) => e.label);
