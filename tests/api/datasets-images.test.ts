@@ -147,6 +147,25 @@ describe("image ZIP layouts", () => {
     expect(n).toBe(12);
   });
 
+  it("lists a damaged ZIP entry (its data does not match its CRC) as corrupt and skips it", async () => {
+    const { key } = await signUpWithKey(app);
+    const built = await buildImageZip({ classes: [2, 5], perClass: 3 });
+    const zip = Buffer.from(built.zip);
+    const target = built.entries[4].path;
+    const yauzl = (await import("yauzl")).default;
+    const file = await yauzl.fromBufferPromise(zip, { lazyEntries: true });
+    for await (const entry of file.eachEntry()) {
+      if (entry.fileName !== target) continue;
+      const at = entry.relativeOffsetOfLocalHeader;
+      const start = at + 30 + zip.readUInt16LE(at + 26) + zip.readUInt16LE(at + 28);
+      zip[start + Math.floor(entry.compressedSize / 2)] ^= 0xff;
+    }
+    const r = await upload(app, key, zip, "damaged.zip");
+    expect(r.status, r.text).toBe(201);
+    expect(r.json.version.profile.images.corrupt).toEqual([target]);
+    expect(r.json.dataset.row_count).toBe(5);
+  });
+
   it("refuses a ZIP whose images are all unreadable", async () => {
     const { key } = await signUpWithKey(app);
     const r = await upload(
