@@ -6,6 +6,8 @@
  * per-channel mean and std of x / 255 measured on the training pictures only. The programs get uint8
  * pixels (x_<split>.bin) and the statistics (dataset.json `image`); they scale and normalise per batch
  * exactly as serving does (normalizeImage), and the job's preprocessing records the same `image` step.
+ * A fine-tuning run from an image base model uses the base model's mean and std instead
+ * (`source: "base_model"`), as its weights were trained on pictures normalised that way.
  *
  * Decoding is the slow part, so the decoded pictures of a dataset version are cached per
  * preprocessing (channels, height, width, resize): ONE uint8 file of every picture in archive order
@@ -18,7 +20,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { DEFAULT_IMAGE_RESIZE, type ImageResizeMode, type TrainingConfig } from "../../../ml/graph-types";
-import type { Preprocessing } from "../../db/schema/training";
+import type { InheritedImageEncoding, Preprocessing } from "../../db/schema/training";
 import { ValidationError } from "../../errors";
 import { decodeImage } from "../datasets/image-decode";
 import { type ImageZipEntry, InvalidImageZipError, listImageZip, readImageZip } from "../datasets/image-zip";
@@ -45,6 +47,8 @@ interface CacheMeta {
   labels: string[];
   /** Rows whose picture could not be decoded (zeros in the file; never trained on). */
   failed: number[];
+  /** The profile's corrupt files the listing left out (a version's file never changes; its profile may). */
+  corrupt: string[];
 }
 
 const cacheDir = imageTensorDir;
@@ -75,26 +79,40 @@ async function atomically(target: string, write: (tmp: string) => Promise<void>)
   }
 }
 
-/** Decodes every listed picture into the cache file (or reuses it); returns its meta. */
+function cacheFiles(versionId: string, target: ImageInputShape, resize: ImageResizeMode) {
+  const dir = cacheDir(versionId);
+  const key = cacheKey(target, resize);
+  return { dir, file: path.join(dir, `${key}.u8`), metaFile: path.join(dir, `${key}.json`) };
+}
+
+/** The cached pictures of this version and preprocessing, when a job decoded them before. */
+async function cachedTensors(
+  versionId: string,
+  corrupt: readonly string[],
+  target: ImageInputShape,
+  resize: ImageResizeMode,
+): Promise<{ file: string; meta: CacheMeta } | null> {
+  const { file, metaFile } = cacheFiles(versionId, target, resize);
+  const meta = await readCache(file, metaFile, target.channels * target.height * target.width);
+  const same = meta !== null && JSON.stringify(meta.corrupt) === JSON.stringify([...corrupt]);
+  return meta && same ? { file, meta } : null;
+}
+
+/** Decodes every listed picture into the cache file; returns its meta. */
 async function decodedTensors(
   v: ResolvedVersion,
   versionId: string,
-  entries: ImageZipEntry[],
+  listing: { entries: ImageZipEntry[]; corrupt: string[] },
   target: ImageInputShape,
   resize: ImageResizeMode,
 ): Promise<{ file: string; meta: CacheMeta }> {
+  const { entries } = listing;
   const size = target.channels * target.height * target.width;
   if (entries.length * size > MAX_IMAGE_TENSOR_BYTES)
     throw new ValidationError(
       `${entries.length} pictures of ${target.channels}×${target.height}×${target.width} make ${Math.ceil((entries.length * size) / 1024 ** 2)} MB decoded; a job prepares at most ${MAX_IMAGE_TENSOR_BYTES / 1024 ** 3} GB: use a smaller Input or fewer pictures.`,
     );
-  const dir = cacheDir(versionId);
-  const key = cacheKey(target, resize);
-  const file = path.join(dir, `${key}.u8`);
-  const metaFile = path.join(dir, `${key}.json`);
-  const cached = await readCache(file, metaFile, size);
-  if (cached && cached.rows === entries.length) return { file, meta: cached };
-
+  const { dir, file, metaFile } = cacheFiles(versionId, target, resize);
   await fsp.mkdir(dir, { recursive: true });
   const failed: number[] = [];
   let fatal: unknown = null;
@@ -134,6 +152,7 @@ async function decodedTensors(
     rows: entries.length,
     labels: entries.map((e) => e.label),
     failed: failed.sort((a, b) => a - b),
+    corrupt: [...listing.corrupt],
   };
   await atomically(metaFile, (tmp) => fsp.writeFile(tmp, JSON.stringify(meta)));
   return { file, meta };
@@ -167,6 +186,8 @@ export async function materializeImages(
   io: ModelIO,
   config: TrainingConfig,
   dir: string,
+  /** A fine-tuning run: the base model's normalisation, used instead of the training pictures' statistics. */
+  inherit: InheritedImageEncoding | null = null,
 ): Promise<Preprocessing> {
   const target = imageInputOf(io);
   if (!target) {
@@ -174,14 +195,19 @@ export async function materializeImages(
     throw new ValidationError(verdict.fits ? "The model's Input is not a picture." : verdict.reason);
   }
   const resize = config.resize ?? DEFAULT_IMAGE_RESIZE;
-  let entries: ImageZipEntry[];
-  try {
-    ({ entries } = await listImageZip(v.file, version.corrupt));
-  } catch (err) {
-    if (err instanceof InvalidImageZipError) throw new ValidationError(err.message);
-    throw err;
+  // A second job on the same version and preprocessing starts from the cache (no listing, no decoding).
+  let decoded = await cachedTensors(version.id, version.corrupt, target, resize);
+  if (!decoded) {
+    let listing: { entries: ImageZipEntry[]; corrupt: string[] };
+    try {
+      listing = await listImageZip(v.file, version.corrupt);
+    } catch (err) {
+      if (err instanceof InvalidImageZipError) throw new ValidationError(err.message);
+      throw err;
+    }
+    decoded = await decodedTensors(v, version.id, listing, target, resize);
   }
-  const { file, meta } = await decodedTensors(v, version.id, entries, target, resize);
+  const { file, meta } = decoded;
 
   const labels = sortLabels(meta.labels);
   if (io.loss !== "cross_entropy" || io.outputShape[0] !== labels.length)
@@ -199,41 +225,53 @@ export async function materializeImages(
   const plane = target.height * target.width;
   const histograms = Array.from({ length: target.channels }, () => new Float64Array(256));
   fs.mkdirSync(dir, { recursive: true });
+  const names = ["train", "validation", "test"] as const;
+  // Where each cached row goes: its split and its place there (splits keep the cache's order).
+  const splitOf = new Int8Array(meta.rows).fill(-1);
+  const placeOf = new Int32Array(meta.rows);
+  const xs = names.map((name, s) => {
+    split[name].forEach((r, i) => {
+      splitOf[r] = s;
+      placeOf[r] = i;
+    });
+    return Buffer.alloc(split[name].length * size);
+  });
+  // The cache read once, front to back, in large chunks (no read per picture).
   const source = await fsp.open(file, "r");
-  const entriesJson: Record<string, { rows: number; x: string; y: string }> = {};
   try {
-    for (const name of ["train", "validation", "test"] as const) {
-      const rows = split[name];
-      if (name === "test" && rows.length === 0) continue;
-      const x = Buffer.alloc(rows.length * size);
-      const y = new Int32Array(rows.length);
-      // Rows are sorted: read runs of consecutive pictures at once.
-      for (let i = 0; i < rows.length; ) {
-        let j = i + 1;
-        while (j < rows.length && rows[j] === rows[j - 1] + 1 && j - i < 4096) j++;
-        await source.read(x, i * size, (j - i) * size, rows[i] * size);
-        i = j;
+    const perChunk = Math.max(1, Math.floor((16 * 1024 * 1024) / size));
+    const chunk = Buffer.alloc(perChunk * size);
+    for (let first = 0; first < meta.rows; first += perChunk) {
+      const count = Math.min(perChunk, meta.rows - first);
+      await source.read(chunk, 0, count * size, first * size);
+      for (let k = 0; k < count; k++) {
+        const s = splitOf[first + k];
+        if (s >= 0) chunk.copy(xs[s], placeOf[first + k] * size, k * size, (k + 1) * size);
       }
-      rows.forEach((r, i) => {
-        y[i] = classOf.get(meta.labels[r]) as number;
-      });
-      if (name === "train") {
-        for (let i = 0; i < rows.length; i++)
-          for (let c = 0; c < target.channels; c++) {
-            const h = histograms[c];
-            const start = i * size + c * plane;
-            for (let k = start; k < start + plane; k++) h[x[k]]++;
-          }
-      }
-      const files = { x: `x_${FILE_SUFFIX[name]}.bin`, y: `y_${FILE_SUFFIX[name]}.bin` };
-      fs.writeFileSync(path.join(dir, files.x), x);
-      fs.writeFileSync(path.join(dir, files.y), Buffer.from(y.buffer, y.byteOffset, y.byteLength));
-      entriesJson[name] = { rows: rows.length, ...files };
     }
   } finally {
     await source.close();
   }
-  const { mean, std } = channelStatistics(histograms, split.train.length * plane);
+  const train = xs[0];
+  for (let i = 0; i < split.train.length; i++)
+    for (let c = 0; c < target.channels; c++) {
+      const h = histograms[c];
+      const start = i * size + c * plane;
+      for (let k = start; k < start + plane; k++) h[train[k]]++;
+    }
+  const entriesJson: Record<string, { rows: number; x: string; y: string }> = {};
+  names.forEach((name, s) => {
+    const rows = split[name];
+    if (name === "test" && rows.length === 0) return;
+    const y = Int32Array.from(rows, (r) => classOf.get(meta.labels[r]) as number);
+    const files = { x: `x_${FILE_SUFFIX[name]}.bin`, y: `y_${FILE_SUFFIX[name]}.bin` };
+    fs.writeFileSync(path.join(dir, files.x), xs[s]);
+    fs.writeFileSync(path.join(dir, files.y), Buffer.from(y.buffer, y.byteOffset, y.byteLength));
+    entriesJson[name] = { rows: rows.length, ...files };
+  });
+  // A fine-tuning run normalises as its base model was pretrained (the weights expect that scale).
+  const inherited = inherit !== null && inherit.mean.length === target.channels ? inherit : null;
+  const { mean, std } = inherited ?? channelStatistics(histograms, split.train.length * plane);
   const image = { ...target, resize, mean, std };
   const p: Preprocessing = {
     task: "classification",
@@ -256,7 +294,7 @@ export async function materializeImages(
         ? [{ kind: "drop_missing" as const, rows_dropped: meta.failed.length }]
         : []),
       { kind: "encode_labels", column: "label", labels },
-      { kind: "image", ...image },
+      { kind: "image", ...image, ...(inherited ? { source: "base_model" as const } : {}) },
     ],
     rows: { train: split.train.length, validation: split.validation.length, test: split.test.length },
   };
