@@ -18,7 +18,8 @@ import { ValidationError } from "../../errors";
  *    - `pad`: scaled to fit inside H×W, the rest is filled with black (0).
  *    Resampling is sharp's default (Lanczos 3).
  * 4. Channels: 3 = R, G, B; 1 = luma by ITU-R BT.601, Y = (299·R + 587·G + 114·B) / 1000, rounded
- *    (the same as Pillow's `convert("L")` and torchvision's Grayscale).
+ *    (the weights of Pillow's `convert("L")` and torchvision's Grayscale; their rounding may differ
+ *    by one level).
  * The result is C×H×W uint8, channels first, rows in order (what the models' inputs take).
  */
 

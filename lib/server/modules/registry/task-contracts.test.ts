@@ -66,7 +66,7 @@ const picture = manifest({
         resize: "stretch",
         mean: [0.5],
         std: [0.25],
-      } as unknown as ModelManifest["input"]["preprocessing"][number],
+      },
     ],
   },
   output: { name: "output", kind: "labels", labels: ["0", "1"] },

@@ -11,7 +11,15 @@ import { encodeImageInstances, imageSpecOf, MAX_IMAGE_INSTANCE_BYTES } from "./i
 import { exampleInstance, inputJsonSchema, validateInstances } from "./instance-schema";
 import { MicroBatcher } from "./micro-batcher";
 
-const STEP = { kind: "image", channels: 1, height: 4, width: 4, resize: "stretch", mean: [0.5], std: [0.25] };
+const STEP = {
+  kind: "image" as const,
+  channels: 1 as const,
+  height: 4,
+  width: 4,
+  resize: "stretch" as const,
+  mean: [0.5],
+  std: [0.25],
+};
 
 function manifest(): ModelManifest {
   return {
@@ -31,8 +39,8 @@ function manifest(): ModelManifest {
       shape: [1, 4, 4],
       dtype: "float32",
       features: [],
-      // The image step is what training records for image models (not yet in the step union here).
-      preprocessing: [STEP as unknown as ModelManifest["input"]["preprocessing"][number]],
+      // The image step training records for image models.
+      preprocessing: [STEP],
     },
     output: { name: "output", kind: "labels", labels: ["top", "bottom"] },
     metrics: {},
