@@ -128,6 +128,29 @@ describe("decodeImage", () => {
     expect([...pad.subarray(12, 16)]).toEqual([0, 0, 0, 0]);
   });
 
+  it("returns a picture already of the target's size pixel for pixel", async () => {
+    const noise = Buffer.alloc(20 * 12 * 3);
+    for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919) % 251;
+    const png = await encode(noise, 20, 12, 3).png().toBuffer();
+    for (const resize of ["stretch", "crop", "pad"] as const) {
+      const out = await decodeImage(png, { channels: 3, height: 12, width: 20, resize });
+      const plane = 240;
+      for (let i = 0; i < plane; i++)
+        for (let c = 0; c < 3; c++) expect(out[c * plane + i]).toBe(noise[i * 3 + c]);
+    }
+  });
+
+  it("applies the EXIF orientation before sizing", async () => {
+    // Stored 6 wide × 4 high, tagged "rotate 90° clockwise": it is a 4 × 6 picture.
+    const jpeg = await encode(solid(6, 4, [200, 200, 200]), 6, 4, 3)
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const out = await decodeImage(jpeg, { channels: 1, height: 6, width: 4, resize: "pad" });
+    // Already of the target's shape once turned: no black padding.
+    expect(Math.min(...out)).toBeGreaterThan(150);
+  });
+
   it("gives the same tensor for the same bytes", async () => {
     const raw = Buffer.alloc(30 * 20 * 3);
     for (let i = 0; i < raw.length; i++) raw[i] = (i * 37) % 256;
