@@ -96,6 +96,8 @@ export type PreprocessingStep =
       resize: "stretch" | "crop" | "pad";
       mean: number[];
       std: number[];
+      /** `base_model`: a fine-tuning run normalising with its base model's statistics (InheritedImageEncoding). */
+      source?: "dataset" | "base_model";
     };
 
 export interface Preprocessing {
@@ -133,6 +135,22 @@ export interface InheritedEncoding {
 }
 
 /**
+ * How an image base model's pictures were decoded and normalised when it was pretrained (its
+ * `image` step): a fine-tuning run on an image ZIP normalises its pictures with these statistics
+ * (the weights expect that scale) instead of its own training pictures'. Channels and size are the
+ * graph's Input, the resize mode the run's configuration (the base model's unless overridden).
+ */
+export interface InheritedImageEncoding {
+  kind: "image";
+  channels: 1 | 3;
+  height: number;
+  width: number;
+  resize: "stretch" | "crop" | "pad";
+  mean: number[];
+  std: number[];
+}
+
+/**
  * What makes a training job a fine-tuning run (POST /training/foundation-runs), besides its
  * `base_model_id`: how the base model's weights are used. Layer ids are the graph's node ids.
  */
@@ -159,8 +177,11 @@ export interface FineTuneSettings {
   labels: string[] | null;
   /** Language models: the base vocabulary the dataset's text is encoded with. */
   vocabulary: string[] | null;
-  /** Tables: the base model's feature encoding, reused when the dataset has the same feature columns. */
-  encoding?: InheritedEncoding | null;
+  /**
+   * Tables: the base model's feature encoding, reused when the dataset has the same feature columns;
+   * pictures: the base model's image normalisation (InheritedImageEncoding).
+   */
+  encoding?: InheritedEncoding | InheritedImageEncoding | null;
 }
 
 /**

@@ -2,7 +2,8 @@
  * Fine-tuning runs (POST/GET /training/foundation-runs): a training job with `base_model_id` set.
  * It goes through the same runner, states, metrics, logs, checkpoints, stream and artifact as any
  * job; what differs is how it starts (fine-tune-args.ts: train.py's --init-weights, --replace,
- * --freeze, --lr-schedule) and how its dataset is encoded (a language model keeps its vocabulary).
+ * --freeze, --lr-schedule) and how its dataset is encoded (a language model keeps its vocabulary, a
+ * table model its feature encoding, an image model its pictures' size, resize mode and normalisation).
  *
  * The run's architecture is the base model's graph, with the head's output units set to the
  * dataset's class count when its labels differ from the base model's (those head layers are
@@ -19,7 +20,7 @@ import { analyzeGraph } from "../../../ml/infer-graph";
 import { findRecipe, RECIPES } from "../../../ml/recipes";
 import type { Db } from "../../db/client";
 import type { TrainingJobRow, UserRow } from "../../db/schema";
-import type { FineTuneSettings, InheritedEncoding } from "../../db/schema/training";
+import type { FineTuneSettings, InheritedEncoding, InheritedImageEncoding } from "../../db/schema/training";
 import { ConflictError, DomainError, NotFoundError, ValidationError } from "../../errors";
 import { resolveBaseModel, verifyCatalogWeights } from "../catalog/base-model-sources";
 import { findBaseModel } from "../catalog/base-models";
@@ -68,6 +69,11 @@ async function fitInputOf(
 
 /** The class names of the dataset's target when its profile lists them all, and how many there are. */
 function datasetClasses(ds: DatasetFitInput): { count: number; labels: string[] | null } | null {
+  if (ds.schema.format === "image_zip") {
+    // An image ZIP's classes are its class folders (materialize-images.ts numbers them sorted).
+    const names = ds.profile.images?.classes.map((c) => c.name) ?? [];
+    return names.length > 0 ? { count: names.length, labels: sortLabels(names) } : null;
+  }
   const target = ds.target ?? Object.entries(ds.roles).find(([, role]) => role === "target")?.[0] ?? null;
   const stats = target ? ds.profile.columns.find((c) => c.name === target) : undefined;
   if (!stats?.distinct) return null;
@@ -119,7 +125,12 @@ export function planRunGraph(
     );
   if (!base.labels) return { graph, replaced: [], labels: null };
   const classes = datasetClasses(ds);
-  if (!classes) throw datasetError("The dataset has no target column with classes: set its column roles.");
+  if (!classes)
+    throw datasetError(
+      ds.schema.format === "image_zip"
+        ? "The image dataset has no readable class folders (see its profile)."
+        : "The dataset has no target column with classes: set its column roles.",
+    );
   const differ = classes.labels
     ? !sameLabels(classes.labels, base.labels)
     : classes.count !== base.labels.length;
@@ -144,7 +155,8 @@ export function planRunGraph(
 export function baseModelFit(base: BaseModelEntry, ds: DatasetFitInput): DatasetFit {
   try {
     const { graph } = planRunGraph(base, ds);
-    if (base.task !== "language_modeling") return describeDatasetFit(graph, analyzeGraph(graph), ds);
+    if (base.task !== "language_modeling")
+      return describeDatasetFit(graph, analyzeGraph(graph), ds, inheritedImageEncoding(base)?.resize);
     return { fits: true, task: "language_modeling", features: 0, classes: base.vocab?.length ?? null };
   } catch (err) {
     if (err instanceof DomainError) return { fits: false, reason: err.message };
@@ -187,6 +199,30 @@ export function inheritedEncoding(base: BaseModelEntry): InheritedEncoding | nul
         ? { kind: "scale", factor: t.factor }
         : { kind: "standardize", mean: t.mean, std: t.std },
   };
+}
+
+const imageStep = z.object({
+  kind: z.literal("image"),
+  channels: z.union([z.literal(1), z.literal(3)]),
+  height: z.number().int().positive(),
+  width: z.number().int().positive(),
+  resize: z.enum(["stretch", "crop", "pad"]),
+  mean: numbers,
+  std: numbers,
+});
+
+/**
+ * How an image base model decoded and normalised its pictures (its recorded `image` step), for a
+ * run on an image ZIP; null when the base model has no such step (or its statistics do not match
+ * its channels).
+ */
+export function inheritedImageEncoding(base: BaseModelEntry): InheritedImageEncoding | null {
+  const step = imageStep.safeParse(base.preprocessing?.steps.find((st) => st.kind === "image"));
+  if (!step.success) return null;
+  const { channels, mean, std } = step.data;
+  const valid = (v: number[]) => v.length === channels && v.every(Number.isFinite);
+  if (!valid(mean) || !valid(std) || std.some((x) => x <= 0)) return null;
+  return { ...step.data };
 }
 
 /** Freeze as given, checked against the graph (layer ids with weights). */
@@ -238,12 +274,17 @@ export async function createFoundationRun(
   const resolved = await resolveBaseModel(db, user.id, input.base_model_id);
   const base = resolved.entry;
   checkStrategy(user, input.strategy, input.runtime);
-  const config = runConfig(base, input);
+  const image = base.task === "language_modeling" ? null : inheritedImageEncoding(base);
+  const runConfigured = runConfig(base, input);
+  // Pictures reach the Input as the base model's did, unless the request says otherwise.
+  const config: TrainingConfig = image
+    ? { ...runConfigured, resize: input.config?.resize ?? image.resize }
+    : runConfigured;
   const dataset = await datasetVersionFor(db, user, input.dataset_id, input.dataset_version_id);
   const fit = await fitInputOf(db, user, dataset.id, dataset.versionId);
   const { graph, replaced, labels } = planRunGraph(base, fit);
   if (base.task !== "language_modeling") {
-    const verdict = describeDatasetFit(graph, analyzeGraph(graph), fit);
+    const verdict = describeDatasetFit(graph, analyzeGraph(graph), fit, config.resize);
     if (!verdict.fits) throw datasetError(verdict.reason);
   }
   if (input.freeze === "base" && base.head.length === 0)
@@ -279,7 +320,12 @@ export async function createFoundationRun(
     base_labels: base.labels,
     labels,
     vocabulary: base.task === "language_modeling" ? base.vocab : null,
-    encoding: base.task === "language_modeling" ? null : inheritedEncoding(base),
+    encoding:
+      base.task === "language_modeling"
+        ? null
+        : fit.schema.format === "image_zip"
+          ? image
+          : inheritedEncoding(base),
   };
   const projectName = `${base.name} fine-tuned on ${dataset.name}`.slice(0, 200);
   const project = await insertProject(db, user.id, {

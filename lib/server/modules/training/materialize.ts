@@ -9,7 +9,7 @@
 import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types";
 import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
-import type { InheritedEncoding, Preprocessing } from "../../db/schema/training";
+import type { InheritedEncoding, InheritedImageEncoding, Preprocessing } from "../../db/schema/training";
 import { ValidationError } from "../../errors";
 import { versionOf } from "../datasets/access";
 import { modelIO, planColumns } from "./dataset-fit";
@@ -39,8 +39,11 @@ export async function materializeDataset(
     dir: string;
     /** Fine-tuning a language model: encode the text with this (the base model's) vocabulary. */
     vocabulary?: string[] | null;
-    /** Fine-tuning a table model: the base model's feature encoding (see materializeTable). */
-    encoding?: InheritedEncoding | null;
+    /**
+     * Fine-tuning: a table model's feature encoding (see materializeTable), or an image model's
+     * normalisation (see materializeImages).
+     */
+    encoding?: InheritedEncoding | InheritedImageEncoding | null;
   },
 ): Promise<Preprocessing> {
   const model = modelIO(input.graph, analyzeGraph(input.graph));
@@ -51,11 +54,13 @@ export async function materializeDataset(
   if (planned.columns.kind === "images") {
     const row = await versionOf(db, input.datasetId, input.datasetVersionId);
     const version = { id: row.id, corrupt: row.profile.images?.corrupt ?? [] };
-    return materializeImages(v, version, model.io, input.config, input.dir);
+    const inherited = input.encoding && "kind" in input.encoding ? input.encoding : null;
+    return materializeImages(v, version, model.io, input.config, input.dir, inherited);
   }
+  const encoding = input.encoding && !("kind" in input.encoding) ? input.encoding : null;
   return planned.columns.kind === "text"
     ? materializeText(v, planned.columns, model.io, input.config, input.dir, input.vocabulary ?? null)
-    : materializeTable(v, planned.columns, model.io, input.config, input.dir, input.encoding ?? null);
+    : materializeTable(v, planned.columns, model.io, input.config, input.dir, encoding);
 }
 
 // ---------------------------------------------------------------------------------------------
