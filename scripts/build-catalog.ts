@@ -4,7 +4,8 @@
  *   npm run catalog:build            (or: npx tsx scripts/build-catalog.ts [model id…])
  *
  * For each model of lib/server/modules/training/catalog-pretraining.ts: prepare its dataset from the files
- * in data/builtin/ (seeded splits: train / validation / held-out test), generate the PyTorch project
+ * in data/builtin/ (the picture model's digits drawn as PNG files and decoded as an image job decodes
+ * pictures; seeded splits: train / validation / held-out test), generate the PyTorch project
  * from its graph (lib/ml/codegen, the same train.py + model.py a training job runs), train it with
  * the worker's Python (/usr/bin/python3, or LAYERLINE_PYTHON) and a fixed seed, take the model
  * state_dict of the best epoch's checkpoint (lowest validation loss) and save it as a plain
@@ -164,7 +165,7 @@ async function build(db: Db, spec: PretrainSpec, root: string, out: string): Pro
       split:
         spec.task === "language_modeling"
           ? "test: the last 20% of the text, never trained on nor used to choose the epoch"
-          : "test: 20% of the rows (seeded), never trained on nor used to choose the epoch",
+          : `test: 20% of the ${spec.pictures ? "pictures" : "rows"} (seeded), never trained on nor used to choose the epoch`,
       rows: data.rows.test,
       metrics,
       best_epoch: Number(done.best_epoch),

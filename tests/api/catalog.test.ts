@@ -46,7 +46,7 @@ describe("GET /foundation-catalog", () => {
     expect(r.status, r.text).toBe(200);
     const items = r.json.items as Item[];
     expect(items.map((m) => m.id)).toEqual(PRETRAIN_SPECS.map((s) => s.id));
-    expect(r.json).toMatchObject({ total: 3, page: 1, limit: 20, pages: 1 });
+    expect(r.json).toMatchObject({ total: 4, page: 1, limit: 20, pages: 1 });
     const tasks = new Set(items.map((m) => m.task));
     expect(tasks).toEqual(new Set(["image_classification", "classification", "language_modeling"]));
     for (const m of items) {
@@ -82,6 +82,11 @@ describe("GET /foundation-catalog", () => {
     const digits = items.find((m) => m.id === "digits-cnn-0-4");
     expect(digits?.labels).toEqual(["0", "1", "2", "3", "4"]);
     expect(digits?.evaluation.metrics.accuracy).toBeGreaterThan(0.95);
+    // The picture model: a LeNet on 1×28×28 pictures, normalised by its recorded image step.
+    const lenet = items.find((m) => m.id === "digits-lenet-28");
+    expect(lenet?.labels).toEqual(["0", "1", "2", "3", "4"]);
+    expect(lenet?.architecture.nodes[0].params.shape).toEqual([1, 28, 28]);
+    expect(lenet?.evaluation.metrics.accuracy).toBeGreaterThan(0.95);
     // Nothing about the server's files leaks.
     expect(r.text).not.toContain(CATALOG_DIR);
   });
@@ -94,8 +99,8 @@ describe("GET /foundation-catalog", () => {
     const none = await call(app, "GET", "/api/v1/foundation-catalog?task=regression", { key });
     expect(none.json).toMatchObject({ items: [], total: 0 });
     const page2 = await call(app, "GET", "/api/v1/foundation-catalog?limit=2&page=2", { key });
-    expect(page2.json).toMatchObject({ total: 3, page: 2, limit: 2, pages: 2 });
-    expect(page2.json.items).toHaveLength(1);
+    expect(page2.json).toMatchObject({ total: 4, page: 2, limit: 2, pages: 2 });
+    expect(page2.json.items).toHaveLength(2);
     const bad = await call(app, "GET", "/api/v1/foundation-catalog?task=poetry", { key });
     expect(bad.status).toBe(422);
     expect(bad.res.headers.get("content-type")).toContain("application/problem+json");

@@ -41,8 +41,13 @@ afterAll(async () => {
 const models = listBaseModels();
 
 describe("committed base-model weights", () => {
-  it("the catalog has the three curated models", () => {
-    expect(models.map((m) => m.id)).toEqual(["digits-cnn-0-4", "breast-cancer-mlp", "char-lstm-declaration"]);
+  it("the catalog has the four curated models", () => {
+    expect(models.map((m) => m.id)).toEqual([
+      "digits-cnn-0-4",
+      "digits-lenet-28",
+      "breast-cancer-mlp",
+      "char-lstm-declaration",
+    ]);
   });
 
   it.each(models.map((m) => [m.id, m] as const))(

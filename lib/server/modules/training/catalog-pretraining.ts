@@ -8,7 +8,10 @@
  * Tables are prepared by materializeDataset (the preprocessing a training job applies): its seeded
  * validation split becomes the held-out test split, and the rest is split again (seeded) into
  * train and validation (the validation rows choose the best epoch). The digits model keeps the
- * rows of digits 0–4 only. Text uses a fixed vocabulary (printable ASCII and the newline), so that
+ * rows of digits 0–4 only. The picture model's digits are drawn as PNG files (datasets/digit-pictures.ts)
+ * and prepared as an image ZIP job prepares pictures (decodeImage to uint8 C×H×W, the per-channel
+ * mean and std of the training pictures in an `image` step), so that a fine-tuning run on a user's
+ * image ZIP decodes and normalises its pictures the same way. Text uses a fixed vocabulary (printable ASCII and the newline), so that
  * any English ASCII text can be encoded with the base model's own vocabulary when it is fine-tuned.
  *
  * Past ~400 lines: most of it is the list of curated models (data), not logic.
@@ -18,10 +21,12 @@ import path from "node:path";
 import type { BaseModelTask } from "../../../ml/catalog/types";
 import { GraphBuilder } from "../../../ml/graph-builder";
 import type { ArchitectureGraph, LayerType, TrainingConfig } from "../../../ml/graph-types";
-import { DEFAULT_TRAINING_CONFIG } from "../../../ml/graph-types";
+import { DEFAULT_IMAGE_RESIZE, DEFAULT_TRAINING_CONFIG } from "../../../ml/graph-types";
 import type { Db } from "../../db/client";
 import type { Preprocessing } from "../../db/schema/training";
 import { builtinPath, builtinVersionData, builtinVersionId, findBuiltin } from "../datasets/builtin";
+import { digitRows, drawDigit } from "../datasets/digit-pictures";
+import { decodeImage } from "../datasets/image-decode";
 import { materializeDataset } from "./materialize";
 
 export const CATALOG_SEED = 42;
@@ -56,6 +61,12 @@ export interface PretrainSpec {
   prepareGraph?: ArchitectureGraph;
   /** Text: characters of context per window. */
   sequenceLength?: number;
+  /**
+   * Pictures: the built-in digits of these classes drawn as `size`×`size` grayscale PNGs
+   * (datasets/digit-pictures.ts) and prepared through the image path (decodeImage, uint8 pixels, the
+   * per-channel statistics of the training pictures), as an image ZIP job prepares its pictures.
+   */
+  pictures?: { digits: number[]; size: number };
 }
 
 const cfg = (overrides: Partial<TrainingConfig>): TrainingConfig => ({
@@ -98,6 +109,20 @@ function digitsCnn(classes: number): ArchitectureGraph {
   ]);
 }
 
+/** The LeNet-5 of the "CNN image classifier" template (lib/ml/templates.ts), its last Dense named `head`. */
+function lenet(classes: number): ArchitectureGraph {
+  return chain({ shape: [1, 28, 28] }, [
+    ["conv1", "Conv2D", { out_channels: 6, kernel_size: 5, padding: 2, activation: "relu" }],
+    ["pool1", "MaxPool2D", { kernel_size: 2 }],
+    ["conv2", "Conv2D", { out_channels: 16, kernel_size: 5, activation: "relu" }],
+    ["pool2", "MaxPool2D", { kernel_size: 2 }],
+    ["flatten", "Flatten", {}],
+    ["fc1", "Dense", { units: 120, activation: "relu" }],
+    ["fc2", "Dense", { units: 84, activation: "relu" }],
+    ["head", "Dense", { units: classes }],
+  ]);
+}
+
 const UCI_SKLEARN =
   "UCI Machine Learning Repository (Dua & Graff, University of California, Irvine); scikit-learn packaging (BSD-3-Clause, © the scikit-learn developers)";
 
@@ -122,6 +147,41 @@ export const PRETRAIN_SPECS: readonly PretrainSpec[] = [
     },
     keepLabels: ["0", "1", "2", "3", "4"],
     prepareGraph: digitsCnn(10),
+  },
+  {
+    id: "digits-lenet-28",
+    name: "LeNet for 28×28 pictures (pretrained on digits 0–4)",
+    task: "image_classification",
+    description:
+      "The LeNet-5 of the CNN image classifier template, pretrained on 28×28 grayscale pictures of the handwritten digits 0–4. Fine-tune it on your own image ZIP (one folder per class): every picture is converted, resized and normalised as the base model's were, the convolutions are kept and the head is replaced when your classes differ.",
+    graph: lenet(5),
+    config: cfg({
+      epochs: 30,
+      batch_size: 32,
+      learning_rate: 0.002,
+      optimizer: "adam",
+      resize: "stretch",
+      augmentation: {
+        horizontal_flip: false,
+        crop_padding: 2,
+        rotation_degrees: 10,
+        translate: 0,
+        color_jitter: 0,
+      },
+    }),
+    head: ["head"],
+    input:
+      "a picture (PNG, JPEG, WebP, GIF…), converted to grayscale, stretched to 28×28, scaled to 0–1 and normalised with the pretraining pictures' mean and std",
+    output: "5 logits: digits 0–4",
+    weightsLicense: "MIT (the repository's licence)",
+    dataset: {
+      id: "builtin-digits",
+      description:
+        "Optical Recognition of Handwritten Digits, the digits 0–4 drawn as 28×28 grayscale pictures (white ink on black)",
+      attribution: `Optical Recognition of Handwritten Digits (E. Alpaydin, C. Kaynak), ${UCI_SKLEARN}`,
+      license: "BSD-3-Clause (scikit-learn packaging)",
+    },
+    pictures: { digits: [0, 1, 2, 3, 4], size: 28 },
   },
   {
     id: "breast-cancer-mlp",
@@ -194,7 +254,7 @@ type SplitName = "train" | "validation" | "test";
 const SUFFIX: Record<SplitName, string> = { train: "train", validation: "val", test: "test" };
 
 interface Split {
-  x: Float32Array | Int32Array;
+  x: Float32Array | Int32Array | Uint8Array;
   y: Int32Array;
   index?: Int32Array;
 }
@@ -216,7 +276,11 @@ function readArray(file: string, kind: "float32" | "int32"): Float32Array | Int3
   return kind === "float32" ? new Float32Array(copy) : new Int32Array(copy);
 }
 
-function writeArray(file: string, values: Float32Array | Int32Array): void {
+function writeArray(file: string, values: Float32Array | Int32Array | Uint8Array): void {
+  if (values instanceof Uint8Array) {
+    fs.writeFileSync(file, values);
+    return;
+  }
   const view = new DataView(new ArrayBuffer(values.length * 4));
   values.forEach((v, i) => {
     if (values instanceof Int32Array) view.setInt32(i * 4, v, true);
@@ -227,7 +291,20 @@ function writeArray(file: string, values: Float32Array | Int32Array): void {
 
 function writeDataset(
   dir: string,
-  info: { task: Preprocessing["task"]; xDtype: "float32" | "int32"; shape: number[] },
+  info: {
+    task: Preprocessing["task"];
+    xDtype: "float32" | "int32" | "uint8";
+    shape: number[];
+    /** uint8 pictures: the statistics train.py normalises them with (dataset.json `image`). */
+    image?: {
+      channels: number;
+      height: number;
+      width: number;
+      resize: string;
+      mean: number[];
+      std: number[];
+    };
+  },
   labels: string[] | null,
   features: string[] | null,
   splits: Record<SplitName, Split>,
@@ -254,6 +331,7 @@ function writeDataset(
     y: { dtype: "int32", shape: [] },
     labels,
     features,
+    ...(info.image ? { image: info.image } : {}),
     splits: entries,
   };
   fs.writeFileSync(path.join(dir, "dataset.json"), `${JSON.stringify(dataset, null, 2)}\n`);
@@ -404,10 +482,119 @@ async function prepareText(spec: PretrainSpec, dir: string): Promise<PreparedCat
   return { preprocessing, features: null, labels: null, vocab, rows };
 }
 
+/** Seeded shuffle of 0…n−1 (Fisher–Yates). */
+function shuffled(n: number, seed: number): number[] {
+  const next = random(seed);
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/**
+ * Pictures: the chosen digits drawn as PNGs and decoded by decodeImage (the decoder of image jobs
+ * and of serving) to uint8 C×H×W; seeded splits (20% test, then 15% of the rest validation); the
+ * per-channel mean and std of x / 255 over the training pictures (as materialize-images.ts).
+ */
+async function prepareImages(spec: PretrainSpec, dir: string): Promise<PreparedCatalogData> {
+  const pictures = spec.pictures;
+  if (!pictures) throw new Error(`${spec.id}: not a picture model`);
+  const channels = 1 as const;
+  const { size } = pictures;
+  const resize = spec.config.resize ?? DEFAULT_IMAGE_RESIZE;
+  const rows = digitRows()
+    .map((row, index) => ({ row, index }))
+    .filter(({ row }) => pictures.digits.includes(row.label));
+  const labels = pictures.digits.map(String);
+  const plane = size * size * channels;
+  const x = new Uint8Array(rows.length * plane);
+  for (let i = 0; i < rows.length; i++) {
+    const png = await drawDigit(rows[i].row, { size, channels, format: "png" });
+    x.set(await decodeImage(png, { channels, height: size, width: size, resize }), i * plane);
+  }
+  const y = Int32Array.from(rows, ({ row }) => pictures.digits.indexOf(row.label));
+  const index = Int32Array.from(rows, (r) => r.index);
+
+  const order = shuffled(rows.length, spec.config.seed);
+  const nTest = Math.floor(rows.length * TEST_FRACTION);
+  const rest = order.slice(nTest);
+  const again = shuffled(rest.length, spec.config.seed + 1).map((i) => rest[i]);
+  const nVal = Math.floor(rest.length * VALIDATION_FRACTION);
+  const pick = (picks: number[]): Split => {
+    const sorted = [...picks].sort((a, b) => a - b);
+    const out = {
+      x: new Uint8Array(sorted.length * plane),
+      y: new Int32Array(sorted.length),
+      index: new Int32Array(sorted.length),
+    };
+    sorted.forEach((p, k) => {
+      out.x.set(x.subarray(p * plane, (p + 1) * plane), k * plane);
+      out.y[k] = y[p];
+      out.index[k] = index[p];
+    });
+    return out;
+  };
+  const splits = {
+    train: pick(again.slice(nVal)),
+    validation: pick(again.slice(0, nVal)),
+    test: pick(order.slice(0, nTest)),
+  };
+  // Per-channel mean and population std of x / 255 over the training pictures (one channel here).
+  let sum = 0;
+  let squares = 0;
+  for (const v of splits.train.x) {
+    sum += v / 255;
+    squares += (v / 255) ** 2;
+  }
+  const count = splits.train.x.length;
+  const mean = sum / count;
+  const variance = Math.max(0, squares / count - mean * mean);
+  const image = {
+    channels,
+    height: size,
+    width: size,
+    resize,
+    mean: [mean],
+    std: [variance > 1e-12 ? Math.sqrt(variance) : 1],
+  };
+  const counts = {
+    train: splits.train.y.length,
+    validation: splits.validation.y.length,
+    test: splits.test.y.length,
+  };
+  const preprocessing: Preprocessing = {
+    task: "classification",
+    input_features: ["image"],
+    raw_features: [{ name: "image", type: "image" }],
+    target: "label",
+    labels,
+    input_shape: [channels, size, size],
+    input_dtype: "float32",
+    steps: [
+      { kind: "split", method: "random", seed: spec.config.seed, ...counts },
+      { kind: "encode_labels", column: "label", labels },
+      { kind: "image", ...image },
+    ],
+    rows: counts,
+  };
+  writeDataset(
+    dir,
+    { task: "classification", xDtype: "uint8", shape: [channels, size, size], image },
+    labels,
+    ["image"],
+    splits,
+    preprocessing,
+  );
+  return { preprocessing, features: ["image"], labels, vocab: null, rows: counts };
+}
+
 /**
  * Writes the prepared dataset (train, validation and test splits) a base model is pretrained on
  * into `dir`, and returns its features, labels or vocabulary in the order the model uses them.
  */
 export function prepareCatalogData(db: Db, spec: PretrainSpec, dir: string): Promise<PreparedCatalogData> {
+  if (spec.pictures) return prepareImages(spec, dir);
   return spec.task === "language_modeling" ? prepareText(spec, dir) : prepareTable(db, spec, dir);
 }

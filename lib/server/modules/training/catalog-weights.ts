@@ -34,8 +34,8 @@ print(json.dumps({"epoch": checkpoint["epoch"], "best_epoch": checkpoint["best_e
 `;
 
 /**
- * argv: project dir (model.py), weights, prepared data dir, split. Loads the state_dict strictly
- * and prints {"rows", "loss", "accuracy"} (mean cross-entropy and top-1 accuracy over the split).
+ * argv: project dir (model.py), weights, prepared data dir, split (float32, int32 or uint8 pictures
+ * with their dataset.json `image` statistics). Loads the state_dict strictly and prints {"rows", "loss", "accuracy"} (mean cross-entropy and top-1 accuracy over the split).
  */
 const EVALUATE = `
 import json, sys
@@ -56,10 +56,16 @@ model.eval()
 data = Path(sys.argv[3])
 info = json.loads((data / "dataset.json").read_text())
 split = info["splits"][sys.argv[4]]
-x_dtype = "<f4" if info["x"]["dtype"] == "float32" else "<i4"
+x_dtype = {"float32": "<f4", "int32": "<i4", "uint8": "u1"}[info["x"]["dtype"]]
 x = np.fromfile(data / split["x"], dtype=x_dtype).reshape(split["rows"], *INPUT_SHAPE)
 y = np.fromfile(data / split["y"], dtype="<i4").astype(np.int64)
-inputs = torch.from_numpy(x.copy()).to(INPUT_DTYPE)
+inputs = torch.from_numpy(x.copy())
+if info["x"]["dtype"] == "uint8":
+    # Pictures: x / 255, then (x - mean[c]) / std[c] per channel in float32, as train.py and serving.
+    mean = torch.tensor(info["image"]["mean"], dtype=torch.float32).reshape(1, -1, 1, 1)
+    std = torch.tensor(info["image"]["std"], dtype=torch.float32).reshape(1, -1, 1, 1)
+    inputs = (inputs.to(torch.float32) / 255 - mean) / std
+inputs = inputs.to(INPUT_DTYPE)
 targets = torch.from_numpy(y)
 with torch.no_grad():
     logits = model(inputs)
