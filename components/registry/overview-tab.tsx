@@ -1,7 +1,9 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { SamplePredictions } from "@/components/hub/sample-predictions";
 import { useTaskContract } from "@/lib/api/registry/queries";
+import { useVersionSamples } from "@/lib/api/registry/samples";
 import { formatMetricValue, metricLabel } from "./format";
 import type { ModelVersion } from "./types";
 import { VersionSource } from "./version-source";
@@ -44,6 +46,15 @@ function outputText(o: NonNullable<ManifestSummary["output"]>): string {
 }
 
 /** Metrics, task contract, and what the model takes and gives (from its manifest). */
+function VersionSamples({ versionId }: { versionId: string }) {
+  const samples = useVersionSamples(versionId);
+  return samples.data && samples.data.length > 0 ? (
+    <div className="mt-5">
+      <SamplePredictions samples={samples.data} />
+    </div>
+  ) : null;
+}
+
 export function OverviewTab({ version }: { version: ModelVersion }) {
   const manifest = (version.artifact_manifest ?? null) as ManifestSummary | null;
   const metrics = Object.entries(version.metrics).sort(([a], [b]) => a.localeCompare(b));
@@ -68,6 +79,7 @@ export function OverviewTab({ version }: { version: ModelVersion }) {
             ))}
           </dl>
         )}
+        <VersionSamples versionId={version.id} />
         {version.description ? (
           <>
             <h3 className="mt-5 mb-1 text-sm font-semibold">Description</h3>

@@ -4856,6 +4856,14 @@ export interface components {
             };
             dataset: string | null;
             split: string | null;
+            /** @description Image models: a few of the pictures it was validated on (one class after another) with what it predicts */
+            samples?: {
+                /** @description A PNG thumbnail (data: URL), at most 64×64 */
+                image: string;
+                actual: string;
+                predicted: string;
+                confidence: number;
+            }[];
         } | null;
         HubCategory: {
             category: string;

@@ -195,4 +195,46 @@ describe("evaluating an image classifier", () => {
     const foreign = await call(app, "GET", url, { key: stranger });
     expect(foreign.status).toBe(404);
   }, 240_000);
+
+  it("publishes a few pictures with their predictions to the hub page and the registry version", async () => {
+    expect(jobId).not.toBe("");
+    const published = await call(app, "POST", "/api/v1/hub/models", { key, body: { source_job_id: jobId } });
+    expect(published.status, published.text).toBe(201);
+    const samples = published.json.evaluation.samples as {
+      image: string;
+      actual: string;
+      predicted: string;
+      confidence: number;
+    }[];
+    // Six validation pictures, one class after another.
+    expect(samples).toHaveLength(6);
+    expect(new Set(samples.map((x) => x.actual)).size).toBe(CLASSES.length);
+    for (const x of samples) {
+      expect(x.image).toMatch(/^data:image\/png;base64,/);
+      const meta = await sharp(Buffer.from(x.image.split(",")[1], "base64")).metadata();
+      expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeLessThanOrEqual(64);
+      expect(x.confidence).toBeGreaterThan(0);
+      expect(x.confidence).toBeLessThanOrEqual(1);
+    }
+
+    const model = await call(app, "POST", "/api/v1/models", { key, body: { name: "digit-pictures" } });
+    expect(model.status, model.text).toBe(201);
+    const version = await call(app, "POST", `/api/v1/models/${model.json.id}/versions`, {
+      key,
+      body: { job_id: jobId },
+    });
+    expect(version.status, version.text).toBe(201);
+    const artifacts = await call(app, "GET", `/api/v1/model-versions/${version.json.id}/artifacts`, { key });
+    expect(artifacts.status, artifacts.text).toBe(200);
+    const file = (artifacts.json as { id: string; name: string; size_bytes: number }[]).find(
+      (a) => a.name === "samples.json",
+    );
+    if (!file) throw new Error(artifacts.text);
+    const res = await app.request(`/api/v1/model-versions/${version.json.id}/artifacts/${file.id}/download`, {
+      headers: { Host: "localhost", Authorization: `Bearer ${key}` },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { samples: { actual: string }[] };
+    expect(body.samples.map((x) => x.actual)).toEqual(samples.map((x) => x.actual));
+  }, 120_000);
 });

@@ -36,6 +36,8 @@ export interface HubEvaluation {
   metrics: Record<string, number>;
   dataset: string | null;
   split: string | null;
+  /** Image models: a few pictures with their predictions (at most 6 thumbnails of 64×64). */
+  samples?: { image: string; actual: string; predicted: string; confidence: number }[];
 }
 
 /** A file as recorded in a version's snapshot. */

@@ -134,6 +134,20 @@ export const hubEvaluationSchema = z
     metrics: z.record(z.string(), z.number()),
     dataset: z.string().nullable(),
     split: z.string().nullable(),
+    samples: z
+      .array(
+        z.object({
+          image: z.string().openapi({ description: "A PNG thumbnail (data: URL), at most 64×64" }),
+          actual: z.string(),
+          predicted: z.string(),
+          confidence: z.number(),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          "Image models: a few of the pictures it was validated on (one class after another) with what it predicts",
+      }),
   })
   .openapi("HubEvaluation", { description: "The figures the model was measured with" });
 

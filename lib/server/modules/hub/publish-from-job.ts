@@ -12,6 +12,7 @@ import { ConflictError } from "../../errors";
 import { newId } from "../../ids";
 import { copyBlob, parseBlobKey, putBlob } from "../../storage/blob-store";
 import { StorageBudget } from "../account/storage-quota";
+import { imageSamplePredictions } from "../evaluations/sample-predictions";
 import { findOwnedVersion } from "../registry/views";
 import { findOwnedJob } from "../training/job-rows";
 
@@ -137,7 +138,14 @@ export async function publicationFromJob(db: Db, ownerId: string, jobId: string,
   const task = hubTask(job);
   const framework =
     typeof job.artifactManifest.framework === "string" ? job.artifactManifest.framework : null;
-  const evaluation: HubEvaluation = { metrics: job.metrics, dataset: job.datasetId, split: "validation" };
+  // An image model shows a few of its pictures with their predictions on its page.
+  const samples = await imageSamplePredictions(db, job);
+  const evaluation: HubEvaluation = {
+    metrics: job.metrics,
+    dataset: job.datasetId,
+    split: "validation",
+    ...(samples ? { samples } : {}),
+  };
   return {
     files,
     values: {

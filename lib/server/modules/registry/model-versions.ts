@@ -23,6 +23,7 @@ import { copyBlob, deleteBlob, parseBlobKey, putBlob, readBlob } from "../../sto
 import { StorageBudget } from "../account/storage-quota";
 import { toEvaluationView } from "../evaluations/evaluations";
 import type { EvaluationView } from "../evaluations/evaluations.schemas";
+import { SAMPLE_PREDICTIONS_FILE, samplePredictionsFile } from "../evaluations/sample-predictions";
 import { findOwnedJob } from "../training/job-rows";
 import { newArtifactBlobId, REGISTRY_BLOB_AREA } from "./artifacts";
 import { findOwnedModel } from "./models";
@@ -75,11 +76,14 @@ const contentTypeOf = (name: string) =>
   name.endsWith(".json") ? "application/json" : "application/octet-stream";
 
 /** Copies a succeeded job's artifact (model files and manifest.json) into registry blobs. */
-async function copyJobArtifacts(job: {
-  id: string;
-  artifactFiles: ArtifactFile[];
-  artifactManifest: Record<string, unknown> | null;
-}): Promise<PreparedArtifact[]> {
+async function copyJobArtifacts(
+  job: {
+    id: string;
+    artifactFiles: ArtifactFile[];
+    artifactManifest: Record<string, unknown> | null;
+  },
+  samples: Buffer | null,
+): Promise<PreparedArtifact[]> {
   const prepared: PreparedArtifact[] = [];
   try {
     for (const file of job.artifactFiles) {
@@ -108,6 +112,19 @@ async function copyJobArtifacts(job: {
       sha256: createHash("sha256").update(bytes).digest("hex"),
       contentType: "application/json",
     });
+    // An image model's sample predictions (evaluations/sample-predictions.ts), for its version page.
+    if (samples) {
+      const sid = newId("art");
+      const kept = await putBlob({ area: REGISTRY_BLOB_AREA, id: newArtifactBlobId(sid) }, samples);
+      prepared.push({
+        id: sid,
+        name: SAMPLE_PREDICTIONS_FILE,
+        blobKey: kept.key,
+        sizeBytes: kept.size,
+        sha256: createHash("sha256").update(samples).digest("hex"),
+        contentType: "application/json",
+      });
+    }
     return prepared;
   } catch (err) {
     await removeBlobs(prepared.map((p) => p.blobKey));
@@ -138,7 +155,7 @@ export async function pushVersion(
   // The copies are the owner's stored bytes too (the manifest is small beside them).
   if (job)
     (await StorageBudget.of(db, ownerId)).check(job.artifactFiles.reduce((sum, f) => sum + f.size_bytes, 0));
-  const prepared = job ? await copyJobArtifacts(job) : [];
+  const prepared = job ? await copyJobArtifacts(job, await samplePredictionsFile(db, job)) : [];
   try {
     const row = await db.transaction(async (tx) => {
       const [bumped] = await tx

@@ -17,6 +17,7 @@ import { ModelActions } from "@/components/hub/model-actions";
 import { FilesSection, ForkTree, ReviewsSection, VersionsSection } from "@/components/hub/model-sections";
 import { OwnerTools } from "@/components/hub/owner-tools";
 import { ReviewForm } from "@/components/hub/review-form";
+import { SamplePredictions } from "@/components/hub/sample-predictions";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { PageHeader } from "@/components/ui/page-header";
@@ -292,6 +293,11 @@ export default async function HubModelPage({ params, searchParams }: Props) {
                   {model.evaluation.split ? `${model.evaluation.split} split` : ""}
                   {model.evaluation.dataset ? ` of ${model.evaluation.dataset}` : ""}
                 </p>
+              ) : null}
+              {model.evaluation.samples && model.evaluation.samples.length > 0 ? (
+                <div className="mt-4 border-t border-border pt-3">
+                  <SamplePredictions samples={model.evaluation.samples} />
+                </div>
               ) : null}
             </section>
           ) : null}
