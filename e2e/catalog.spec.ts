@@ -18,7 +18,7 @@ test("the base-model catalog: cards with measured figures, a task filter, the ar
   await expect(page.getByRole("heading", { name: "Base models", level: 1 })).toBeVisible();
 
   const cards = page.getByTestId("base-model-card");
-  await expect(cards).toHaveCount(3);
+  await expect(cards).toHaveCount(4);
   const digits = page.locator('[data-model-id="digits-cnn-0-4"]');
   await expect(digits.getByRole("heading", { name: "Digits CNN (pretrained on 0–4)" })).toBeVisible();
   await expect(digits.getByText("Image classification")).toBeVisible();
@@ -56,7 +56,7 @@ test("the base-model catalog: cards with measured figures, a task filter, the ar
   await expect(cards).toHaveCount(1);
   await expect(lm).toBeVisible();
   await page.getByRole("button", { name: "All tasks" }).click();
-  await expect(cards).toHaveCount(3);
+  await expect(cards).toHaveCount(4);
 
   // Open in the editor: a new project with the model's graph.
   await digits.getByRole("button", { name: "Open in editor" }).click();
