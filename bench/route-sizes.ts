@@ -194,6 +194,13 @@ function owner(source: string): string {
   return m ? m[1] : p;
 }
 
+/** `[project]/node_modules/next/dist/compiled/react-dom/cjs/x.js` → `next/…/x.js`; project files as they are. */
+function shortPath(source: string): string {
+  const p = source.replace(/^\[project\]\//, "");
+  const m = /^node_modules\/((?:@[^/]+\/)?[^/]+)\/(?:.*\/)?([^/]+)$/.exec(p);
+  return m ? `${m[1]}/…/${m[2]}` : p;
+}
+
 function shortIdent(ident: string): string {
   return ident.replace(/^\[project\]\//, "").replace(/ \[.*$/, "");
 }
@@ -252,9 +259,40 @@ function printModules(route: string, top: number): void {
   for (const c of chunks.sort((a, b) => b.size - a.size).slice(0, 5)) {
     const mods = [...c.m].sort((a, b) => b[1] - a[1]).slice(0, 6);
     console.log(
-      `  ${pad(kb(c.size), 10)}  ${path.basename(c.f)}: ${mods.map(([s, n]) => `${owner(s).replace(/^node_modules\//, "")} ${kb(n)}`).join(", ")}`,
+      `  ${pad(kb(c.size), 10)}  ${path.basename(c.f)}: ${mods.map(([s, n]) => `${shortPath(s)} ${kb(n)}`).join(", ")}`,
     );
   }
+  // The server's side: the code a request for this page loads into the server (its server
+  // components and the server render of its client components), apart from what it imports on demand.
+  const asyncServer = new Set<string>();
+  for (const g of groups) {
+    if (g.kind === "async")
+      for (const o of g.outputs) if (o.startsWith("[output]/.next/server/")) asyncServer.add(o);
+  }
+  const server = new Map<string, number>();
+  for (const [file, list] of partsOf) {
+    if (!file.startsWith("[output]/.next/server/chunks/") || asyncServer.has(file)) continue;
+    for (const p of list) {
+      // Packages by name, project files by folder (lib/server/modules/hub, components/editor…).
+      const o = owner(p.source_path);
+      const key = o.includes("/")
+        ? o
+            .split("/")
+            .slice(0, o.startsWith("lib/server/") ? 4 : 2)
+            .join("/")
+        : o;
+      server.set(key, (server.get(key) ?? 0) + p.size);
+    }
+  }
+  const serverTotal = [...server.values()].reduce((a, b) => a + b, 0);
+  console.log(`  server render: ${kb(serverTotal)} of server code loaded for this page, largest:`);
+  console.log(
+    `    ${[...server]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([m, n]) => `${m} ${kb(n)}`)
+      .join(", ")}`,
+  );
   // What the page loads later, on demand: each async group's chunks not already in the first load.
   const lazy: { trigger: string; size: number; main: string }[] = [];
   for (const g of groups) {
