@@ -21,7 +21,9 @@ export const createFoundationRun = createRoute({
     "the dataset's labels differ from the base model's, the head is resized and started afresh " +
     "(`fine_tune.replaced_layers`); `freeze` keeps layers at their base weights; `lr_schedule` and " +
     "`warmup_epochs` shape the learning rate. A language model keeps its vocabulary: the dataset's text is " +
-    "encoded with it and characters outside it are dropped. The configuration is the base model's, then the " +
+    "encoded with it and characters outside it are dropped. An image base model on an image ZIP: the classes are " +
+    "its class folders, and its pictures are converted, resized (the base model's `resize` unless `config` sets " +
+    "one) and normalised with the base model's recorded mean and std (image step `source: base_model`). The configuration is the base model's, then the " +
     "recipe's (`recipe_id`), then `config`. Each run gets its own project (“<base> fine-tuned on <dataset>”) " +
     "holding its architecture. Unknown base model → 404; a dataset of another task or shape → 422 naming " +
     "`body.dataset_id`; runtime other than auto/pytorch → 422; no PyTorch on the workers or the base weights " +
