@@ -7,7 +7,7 @@
 import sharp from "sharp";
 import type { Db } from "../../db/client";
 import { NotFoundError } from "../../errors";
-import { MAX_IMAGE_PIXELS } from "../datasets/image-decode";
+import { MAX_IMAGE_PIXELS, sniffImageFormat } from "../datasets/image-decode";
 import { InvalidImageZipError, imageEntriesOf, openZip, readEntry } from "../datasets/image-zip";
 import { resolveVersion } from "../training/prepared-dataset";
 import { ownedEvaluation } from "./evaluations";
@@ -40,6 +40,8 @@ export async function sampleImage(
     if (err instanceof InvalidImageZipError) throw new NotFoundError("Evaluation sample");
     throw err;
   }
+  // Only picture formats reach sharp (never SVG or PDF, whatever the file is named).
+  if (!sniffImageFormat(bytes)) throw new NotFoundError("Evaluation sample");
   try {
     return await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, animated: false })
       .resize(THUMBNAIL_SIDE, THUMBNAIL_SIDE, { fit: "inside", kernel: "nearest" })

@@ -12,7 +12,7 @@ import sharp from "sharp";
 import type { Db } from "../../db/client";
 import type { TrainingJobRow } from "../../db/schema";
 import { DomainError, ValidationError } from "../../errors";
-import { MAX_IMAGE_PIXELS } from "../datasets/image-decode";
+import { MAX_IMAGE_PIXELS, sniffImageFormat } from "../datasets/image-decode";
 import type { ImageZipEntry } from "../datasets/image-zip";
 import { imageSpecOf, imageTensor } from "../serving/image-instances";
 import { decodeOutputs, type LoadedArtifact, type ModelManifest } from "../training/artifact-reader";
@@ -94,7 +94,8 @@ export async function imageSamplePredictions(
           await model.run({ count: 1, values: values.subarray(0, per) }),
           1,
         );
-        if (!p || !("label" in p)) continue;
+        // Only picture formats reach sharp (imageTensor checked it; kept explicit here).
+        if (!p || !("label" in p) || !sniffImageFormat(bytes)) continue;
         const png = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, animated: false })
           .resize(THUMBNAIL, THUMBNAIL, { fit: "inside", kernel: "nearest" })
           .png()
