@@ -95,14 +95,14 @@ test("upload a CSV, profile it, set roles, scan for PII, split, link, download",
   await expectAccessible(page);
   await screenshotBothThemes(page, "dataset-columns");
 
-  // Roles: the target makes it a classification dataset.
+  // Roles: guessed on upload (the last column with few values is the target, the unique id an id,
+  // the rest features); one change, then saved.
   await openTab(page, "Roles");
-  await page.getByLabel("Role of customer_id").selectOption("id");
-  await page.getByLabel("Role of contact_email").selectOption("ignored");
-  await page.getByLabel("Role of plan").selectOption("target");
-  await expect(page.getByTestId("inferred-task")).toHaveText("Classification");
-  await page.getByRole("button", { name: "Fill empty roles" }).click();
+  await expect(page.getByLabel("Role of plan")).toHaveValue("target");
+  await expect(page.getByLabel("Role of customer_id")).toHaveValue("id");
   await expect(page.getByLabel("Role of age")).toHaveValue("feature");
+  await expect(page.getByTestId("inferred-task")).toHaveText("Classification");
+  await page.getByLabel("Role of contact_email").selectOption("ignored");
   await page.getByRole("button", { name: "Save roles" }).click();
   await expect(page.getByText("Roles saved. Task: Classification.")).toBeVisible();
   await expect(page.getByRole("heading", { level: 1, name: "customers" })).toBeVisible();

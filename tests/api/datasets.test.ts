@@ -282,6 +282,8 @@ describe("versions", () => {
     expect(same.json.version.id).toBe(first.json.version.id);
     expect(datasetBlobFiles(blobDir).length).toBe(filesBefore);
 
+    const rolesBefore = (await call(app, "GET", `/api/v1/datasets/${id}`, { key })).json.roles;
+    expect(rolesBefore).toMatchObject({ species: "target" });
     const changed = `${IRIS_LIKE}6.0,4.0,versicolor,33\n`;
     const second = await upload(app, key, changed, "v2.csv", { dataset_id: id });
     expect(second.status).toBe(201);
@@ -293,7 +295,7 @@ describe("versions", () => {
     });
     expect(second.json.dataset.size_bytes).toBe(Buffer.byteLength(IRIS_LIKE) + Buffer.byteLength(changed));
     // roles carry over to the new version
-    expect(second.json.dataset.roles).toEqual({ species: "target" });
+    expect(second.json.dataset.roles).toEqual(rolesBefore);
     expect(await rowsOf(user.id)).toEqual({ datasets: 1, versions: 2 });
 
     const list = await call(app, "GET", `/api/v1/datasets/${id}/versions`, { key });

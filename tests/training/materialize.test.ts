@@ -275,9 +275,9 @@ describe("materializeDataset", () => {
       /The target “species” has 3 classes but the model's Output gives 5 logits/,
     );
     await expect(materialize(models.irisMlp(), "builtin-digits")).rejects.toBeInstanceOf(ValidationError);
-    // An uploaded table without a target role.
+    // An uploaded table without a target role (no column could be guessed as one).
     const { key, user } = await signUpWithKey(app);
-    const ds = await upload(app, key, "a,b,c\n1,2,x\n3,4,y\n", "t.csv");
+    const ds = await upload(app, key, "a,b,c\n1.5,2.5,3.5\n3.25,4.5,5.75\n", "t.csv");
     expect(ds.status).toBe(201);
     await expect(
       materializeDataset(db, {

@@ -9,7 +9,7 @@ import { type DatasetRow, ownedDataset, type VersionRow } from "./access";
 import { detectFormat } from "./detect-format";
 import { type FileBudget, planStorageBytes, storageUsedBytes } from "./limits";
 import { profileFile } from "./profile";
-import { carryOverRoles, defaultRoles, inferTask } from "./roles";
+import { carryOverRoles, guessRoles, inferTask } from "./roles";
 
 /**
  * The path every new dataset file takes, whether uploaded or fetched from a URL: streamed into the
@@ -136,7 +136,9 @@ export async function commitStoredFile(
     const detected = await detectFormat(stored.path, stored.fileName);
     const { schema, profile, splits } = await profileFile(stored.path, detected);
     const versionId = stored.blob.id;
-    const roles = existing ? carryOverRoles(schema, existing.roles) : defaultRoles(schema);
+    // A new dataset's roles are guessed (the target, ids, what a model cannot use); a new version keeps
+    // the roles of its columns.
+    const roles = existing ? carryOverRoles(schema, existing.roles, profile) : guessRoles(schema, profile);
     const task = inferTask(schema, profile, roles);
     const result = await db.transaction(async (tx) => {
       // Serialise commits of one user so that two uploads cannot both squeeze into the last free bytes.

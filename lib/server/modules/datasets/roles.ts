@@ -9,6 +9,71 @@ import type { FieldError } from "../../errors";
 /** A numeric target with at most this many distinct values is taken for class labels. */
 export const MAX_CLASSES_FOR_INTEGER_TARGET = 20;
 
+/** Column names that usually hold what is predicted (compared without case, spaces or underscores). */
+const TARGET_NAMES = new Set([
+  "label",
+  "labels",
+  "target",
+  "class",
+  "classes",
+  "y",
+  "outcome",
+  "species",
+  "category",
+  "diagnosis",
+  "variety",
+  "survived",
+  "churn",
+  "default",
+  "result",
+  "quality",
+  "grade",
+]);
+const ID_NAME = /^(id|uuid|key|index|row|rowid)$|[_ -]id$|Id$/;
+/** A string column with more distinct values than this is no category a model can use. */
+const MAX_GUESSED_CATEGORIES = 100;
+
+const squash = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, "");
+
+/**
+ * A first guess of every column's role, as AutoTrain makes one: the target is a column named like
+ * one (label, target, class, y, outcome, species…), else the last column with few distinct values
+ * (2–20, not a float); identifiers (named like an id and unique) are ids; dates, free text and
+ * near-unique strings are ignored (a model cannot use them as they are); every other column is a
+ * feature. The user changes any of it in one click; nothing is guessed for a column already set.
+ */
+export function guessRoles(schema: DatasetSchemaInfo, profile: DatasetProfile): Record<string, ColumnRole> {
+  if (schema.format === "image_zip" || schema.format === "text") return defaultRoles(schema);
+  const stats = new Map(profile.columns.map((c) => [c.name, c] as const));
+  const rows = profile.row_count;
+  const fewValues = (name: string) => {
+    const d = stats.get(name)?.distinct ?? 0;
+    return d >= 2 && d <= MAX_CLASSES_FOR_INTEGER_TARGET;
+  };
+  const usable = schema.columns.filter((c) => c.type !== "other");
+  const byName = usable.find(
+    (c) => TARGET_NAMES.has(squash(c.name)) && (stats.get(c.name)?.distinct ?? 0) >= 2,
+  );
+  const byValues = [...usable]
+    .reverse()
+    .find((c) => (c.type === "string" || c.type === "integer" || c.type === "boolean") && fewValues(c.name));
+  const target = byName ?? byValues ?? null;
+  const roles: Record<string, ColumnRole> = {};
+  for (const c of schema.columns) {
+    if (c.name === target?.name) {
+      roles[c.name] = "target";
+      continue;
+    }
+    const s = stats.get(c.name);
+    const unique = rows > 0 && (s?.distinct ?? 0) >= rows - (s?.missing ?? 0) && rows > 1;
+    if (ID_NAME.test(c.name) && unique && c.type !== "float") roles[c.name] = "id";
+    else if (c.type === "date" || c.type === "datetime" || c.type === "other") roles[c.name] = "ignored";
+    else if (c.type === "string" && (s?.distinct ?? 0) > MAX_GUESSED_CATEGORIES) roles[c.name] = "ignored";
+    else roles[c.name] = "feature";
+  }
+  return roles;
+}
+
 export function defaultRoles(schema: DatasetSchemaInfo): Record<string, ColumnRole> {
   if (schema.format === "image_zip") return { image: "image", label: "target" };
   if (schema.format === "text") return { text: "text" };
@@ -77,8 +142,10 @@ export function applyRoleUpdate(
 export function carryOverRoles(
   schema: DatasetSchemaInfo,
   roles: Record<string, ColumnRole>,
+  profile?: DatasetProfile,
 ): Record<string, ColumnRole> {
   const known = new Set(schema.columns.map((c) => c.name));
   const kept = Object.fromEntries(Object.entries(roles).filter(([c]) => known.has(c)));
-  return Object.keys(kept).length > 0 ? kept : defaultRoles(schema);
+  if (Object.keys(kept).length > 0) return kept;
+  return profile ? guessRoles(schema, profile) : defaultRoles(schema);
 }
