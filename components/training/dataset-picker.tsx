@@ -88,6 +88,11 @@ export function DatasetPicker({
                     {!d.fits && d.reason ? (
                       <span className="mt-0.5 block text-warn">Does not fit: {d.reason}</span>
                     ) : null}
+                    {d.fits && d.notes.length > 0 ? (
+                      <span className="mt-0.5 block" data-testid="fit-notes">
+                        {d.notes.join(" ")}
+                      </span>
+                    ) : null}
                   </span>
                 </span>
               </label>
