@@ -1,7 +1,19 @@
 import "server-only";
 import { headers } from "next/headers";
-import { getApp } from "@/lib/server/app";
+import type { App } from "@/lib/server/app";
 import { createApiClient } from "./client";
+
+/**
+ * The API app of this process: the one the server made before serving any page (scripts/server.ts),
+ * read from where getApp keeps it, else loaded and made now (`next dev`, `next start`). Not imported
+ * statically: Next bundles its own copy of the whole server for the pages, and loading that copy
+ * only to reach the running app cost the first signed-in page after a start about a second.
+ */
+async function runningApp(): Promise<App> {
+  const running = (globalThis as unknown as { __layerlineApp?: App }).__layerlineApp;
+  if (running) return running;
+  return (await import("@/lib/server/app")).getApp();
+}
 
 /**
  * The same generated client for server-rendered pages: requests go straight into the API app in this
@@ -12,10 +24,10 @@ export async function serverApi() {
   const cookie = h.get("cookie");
   return createApiClient({
     baseUrl: "http://layerline.internal",
-    fetch: (req) => {
+    fetch: async (req) => {
       if (cookie) req.headers.set("cookie", cookie);
       req.headers.set("host", "layerline.internal");
-      return Promise.resolve(getApp().fetch(req));
+      return (await runningApp()).fetch(req);
     },
   });
 }
