@@ -205,7 +205,7 @@ export interface paths {
         /** List the caller's projects */
         get: operations["listProjects"];
         put?: never;
-        /** Create a project, empty or from a template */
+        /** Create a project: empty, from a template or graph, or sized to a dataset */
         post: operations["createProject"];
         delete?: never;
         options?: never;
@@ -3124,15 +3124,18 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description A project starts from a graph, from a template, or empty (with neither); a graph and a template exclude each other.
+         * @description A project starts from a graph, from a template, from a dataset (a model sized to it), or empty; these exclude each other. A name is required except from a dataset.
          * @example {
          *       "name": "Iris classifier",
          *       "template": "mlp-classifier"
          *     }
          */
         CreateProjectRequest: {
-            /** @example MNIST classifier */
-            name: string;
+            /**
+             * @description Required, except with dataset_id (default: the dataset's name and the family)
+             * @example MNIST classifier
+             */
+            name?: string;
             description?: string;
             graph?: components["schemas"]["ArchitectureGraph"];
             training_config?: components["schemas"]["TrainingConfigInput"];
@@ -3141,7 +3144,14 @@ export interface components {
              * @enum {string}
              */
             template?: "mlp-classifier" | "cnn-image" | "cnn-vgg" | "cnn-resnet" | "lstm-sequence" | "transformer-block";
-        } & (unknown | unknown | unknown);
+            /** @description Start from a dataset you can read (yours or a built-in): a model of `family` sized to it (input features or picture shape, classes or a regression head, vocabulary) with the family's training defaults; training_config fields given override them. It fits the dataset as it is (its roles). */
+            dataset_id?: string;
+            /**
+             * @description With dataset_id: mlp (tables), cnn or resnet (image ZIPs), lstm (text); default the data's first
+             * @enum {string}
+             */
+            family?: "mlp" | "cnn" | "resnet" | "lstm";
+        } & (unknown | unknown | unknown | unknown);
         TrainingConfigInput: {
             /**
              * @description Number of passes over the training set
@@ -6469,6 +6479,15 @@ export interface operations {
             };
             /** @description Credential of the wrong kind, or action not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -67,9 +67,14 @@ describe("documented request examples", () => {
 });
 
 describe("exclusive fields", () => {
-  it("says with oneOf that a project starts from a graph, a template or neither, and enforces it", async () => {
+  it("says with oneOf that a project starts from a graph, a template, a dataset or nothing, and enforces it", async () => {
     const schema = doc.components.schemas.CreateProjectRequest as { oneOf?: { title: string }[] };
-    expect(schema.oneOf?.map((s) => s.title)).toEqual(["From a graph", "From a template", "Empty"]);
+    expect(schema.oneOf?.map((s) => s.title)).toEqual([
+      "From a graph",
+      "From a template",
+      "From a dataset",
+      "Empty",
+    ]);
     const both = await call(app, "POST", "/api/v1/projects", {
       key,
       body: { name: "Both", template: "mlp-classifier", graph: { nodes: [], edges: [] } },

@@ -25,11 +25,14 @@ export const createProject = createRoute({
   path: "/api/v1/projects",
   operationId: "createProject",
   tags,
-  summary: "Create a project, empty or from a template",
+  summary: "Create a project: empty, from a template or graph, or sized to a dataset",
   ...auth,
   middleware: [...auth.middleware, allowJsonBody(DAG_MAX_BYTES)],
   request: { body: jsonBody(createProjectBodySchema) },
-  responses: { 201: jsonContent(projectSchema, "Created"), ...errors(400, 401, 403, 422) },
+  responses: {
+    201: jsonContent(projectSchema, "Created"),
+    ...errors(400, 401, 403, 404, 422),
+  },
 });
 
 export const listProjects = createRoute({

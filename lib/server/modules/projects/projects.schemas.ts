@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { DAG_FORMAT } from "../../../ml/dag-format";
+import { MODEL_FAMILIES } from "../../../ml/dataset-models";
 import {
   architectureGraphSchema,
   augmentationSchema,
@@ -140,7 +141,10 @@ const description = z.string().max(2000);
 
 export const createProjectBodySchema = z
   .object({
-    name: projectName.openapi({ example: "MNIST classifier" }),
+    name: projectName.optional().openapi({
+      example: "MNIST classifier",
+      description: "Required, except with dataset_id (default: the dataset's name and the family)",
+    }),
     description: description.optional(),
     graph: graphApiSchema.optional(),
     training_config: trainingConfigInputSchema.optional(),
@@ -148,19 +152,63 @@ export const createProjectBodySchema = z
       .enum(TEMPLATE_IDS)
       .optional()
       .openapi({ description: "Start from a template (its graph, configuration and description)" }),
+    dataset_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({
+        description:
+          "Start from a dataset you can read (yours or a built-in): a model of `family` sized to it (input " +
+          "features or picture shape, classes or a regression head, vocabulary) with the family's training " +
+          "defaults; training_config fields given override them. It fits the dataset as it is (its roles).",
+      }),
+    family: z.enum(MODEL_FAMILIES).optional().openapi({
+      description:
+        "With dataset_id: mlp (tables), cnn or resnet (image ZIPs), lstm (text); default the data's first",
+    }),
   })
   .refine((b) => !(b.template && b.graph), {
     message: "Give either a template or a graph, not both",
     path: ["template"],
   })
+  .refine((b) => !(b.dataset_id && (b.template || b.graph)), {
+    message: "A project from a dataset takes neither a template nor a graph",
+    path: ["dataset_id"],
+  })
+  .refine((b) => b.family === undefined || b.dataset_id !== undefined, {
+    message: "family needs a dataset_id",
+    path: ["family"],
+  })
+  .refine((b) => b.name !== undefined || b.dataset_id !== undefined, {
+    message: "Required",
+    path: ["name"],
+  })
   .openapi("CreateProjectRequest", {
     description:
-      "A project starts from a graph, from a template, or empty (with neither); a graph and a template " +
-      "exclude each other.",
+      "A project starts from a graph, from a template, from a dataset (a model sized to it), or empty; " +
+      "these exclude each other. A name is required except from a dataset.",
     oneOf: [
-      { title: "From a graph", required: ["graph"], not: { required: ["template"] } },
-      { title: "From a template", required: ["template"], not: { required: ["graph"] } },
-      { title: "Empty", not: { anyOf: [{ required: ["graph"] }, { required: ["template"] }] } },
+      {
+        title: "From a graph",
+        required: ["name", "graph"],
+        not: { anyOf: [{ required: ["template"] }, { required: ["dataset_id"] }] },
+      },
+      {
+        title: "From a template",
+        required: ["name", "template"],
+        not: { anyOf: [{ required: ["graph"] }, { required: ["dataset_id"] }] },
+      },
+      {
+        title: "From a dataset",
+        required: ["dataset_id"],
+        not: { anyOf: [{ required: ["graph"] }, { required: ["template"] }] },
+      },
+      {
+        title: "Empty",
+        required: ["name"],
+        not: { anyOf: [{ required: ["graph"] }, { required: ["template"] }, { required: ["dataset_id"] }] },
+      },
     ],
     example: { name: "Iris classifier", template: "mlp-classifier" },
   });

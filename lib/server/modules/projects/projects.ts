@@ -13,6 +13,7 @@ import { projects } from "../../db/schema";
 import { NotFoundError, ValidationError } from "../../errors";
 import { newId } from "../../ids";
 import { blobKey, copyBlob, deleteBlob, parseBlobKey } from "../../storage/blob-store";
+import { seedFromDataset } from "./dataset-seeds";
 import { PROJECT_NAME_MAX } from "./projects.limits";
 import type { analysisSummarySchema, projectSchema, projectSummarySchema } from "./projects.schemas";
 
@@ -78,6 +79,13 @@ export interface NewProjectInput {
   template?: TemplateId;
 }
 
+/** POST /projects: also from a dataset (a model sized to it, dataset-seeds.ts). */
+export interface CreateProjectInput extends Omit<NewProjectInput, "name"> {
+  name?: string;
+  dataset_id?: string;
+  family?: string;
+}
+
 export async function insertProject(db: Db, ownerId: string, input: NewProjectInput): Promise<ProjectRow> {
   const template = input.template ? getTemplate(input.template) : undefined;
   const [row] = await db
@@ -94,8 +102,26 @@ export async function insertProject(db: Db, ownerId: string, input: NewProjectIn
   return row;
 }
 
-export async function createProject(db: Db, ownerId: string, input: NewProjectInput): Promise<ProjectView> {
-  return toProjectView(await insertProject(db, ownerId, input));
+export async function createProject(
+  db: Db,
+  ownerId: string,
+  input: CreateProjectInput,
+): Promise<ProjectView> {
+  if (input.dataset_id !== undefined) {
+    const seed = await seedFromDataset(db, ownerId, input.dataset_id, input.family);
+    return toProjectView(
+      await insertProject(db, ownerId, {
+        name: (input.name ?? `${seed.name} ${seed.family.toUpperCase()}`).slice(0, PROJECT_NAME_MAX),
+        description: input.description ?? seed.description,
+        graph: seed.graph,
+        training_config: input.training_config
+          ? { ...seed.training, ...input.training_config }
+          : seed.training,
+      }),
+    );
+  }
+  // The schema requires a name unless a dataset names the project.
+  return toProjectView(await insertProject(db, ownerId, { ...input, name: input.name ?? "" }));
 }
 
 export type ProjectSort = "updated_at" | "created_at" | "name";

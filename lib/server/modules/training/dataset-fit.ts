@@ -177,7 +177,7 @@ export function taskMismatch(io: ModelIO, what: string): string {
 }
 
 /** Encoded values per sample and what each feature contributes, from a profile. */
-function profiledWidth(
+export function profiledWidth(
   columns: TableColumns,
   profile: DatasetProfile,
 ): { width: number; parts: string[]; tooMany: string | null } {

@@ -1,8 +1,16 @@
 import { createRouter } from "../../http/openapi";
 import "../account/training-tokens";
+import type { ModelFamily } from "../../../ml/dataset-models";
+import { registerDatasetSeeder } from "../projects/dataset-seeds";
 import { foundationRunsRouter } from "./foundation-runs.index";
+import { projectFromDataset } from "./project-from-dataset";
 import * as h from "./training.handlers";
 import * as r from "./training.routes";
+
+// POST /projects with a dataset_id: the projects module (below this one) asks for a sized model.
+registerDatasetSeeder((db, ownerId, datasetId, family) =>
+  projectFromDataset(db, ownerId, datasetId, family as ModelFamily | undefined),
+);
 
 /** Training jobs, their metrics, logs, checkpoints, artifacts, streams and uploads (contract §4.6). */
 export const trainingRouter = createRouter()
