@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { HeaderStat, PageHeader } from "@/components/ui/page-header";
 import { formatBytes, formatCount, formatLabel, formatRelative, taskLabel } from "@/lib/datasets-ui/format";
+import { TrainOnDataButton } from "./train-on-data-button";
 import type { Dataset, DatasetVersion } from "./types";
 
 function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
@@ -64,8 +65,11 @@ export function DatasetHeader({
         ) : null
       }
       actions={
-        dataset.read_only ? null : (
+        dataset.read_only ? (
+          <TrainOnDataButton datasetId={dataset.id} format={version?.schema.format ?? dataset.format} />
+        ) : (
           <>
+            <TrainOnDataButton datasetId={dataset.id} format={version?.schema.format ?? dataset.format} />
             <Button variant="secondary" onClick={onUploadVersion}>
               <UploadCloud aria-hidden className="h-4 w-4" /> New version
             </Button>

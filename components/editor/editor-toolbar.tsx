@@ -13,6 +13,7 @@ import {
   Undo2,
   Workflow,
 } from "lucide-react";
+import { useSearchParams } from "next/navigation";
 import { type ReactNode, useState } from "react";
 import { ProjectTabs } from "@/components/code/project-tabs";
 import { ProjectsCrumb } from "@/components/projects/projects-crumb";
@@ -81,7 +82,9 @@ export function EditorToolbar({
   const layout = useAutoLayout();
   const { fitView } = useReactFlow();
   const training = useEditorStore((s) => s.training);
-  const [trainOpen, setTrainOpen] = useState(false);
+  // "Train a model on this data" opens the new project with ?train=1: the Train dialog, at once.
+  const searchParams = useSearchParams();
+  const [trainOpen, setTrainOpen] = useState(() => searchParams.get("train") === "1");
   const trainOpened = useOpenedOnce(trainOpen);
   return (
     <header className="flex h-12 shrink-0 items-center gap-2 border-b border-border bg-panel px-3">
