@@ -687,8 +687,15 @@ describe("hub: publishing a trained job", () => {
     expect(m.license).toBe("apache-2.0");
     expect(m.has_architecture).toBe(true);
     expect(m.architecture.nodes.length).toBe(irisGraph.nodes.length);
-    const job = await call(app, "GET", `/api/v1/training/jobs/${jobId}`, { key: owner.key });
-    expect(m.evaluation.metrics).toEqual(job.json.metrics);
+    // The figures are the exported weights' held-out ones, under their split (not the training
+    // split's accuracy labelled as validation).
+    const manifest = await call(app, "GET", `/api/v1/training/jobs/${jobId}/artifact/manifest.json`, {
+      key: owner.key,
+    });
+    expect(m.evaluation.split).toBe("validation");
+    expect(m.evaluation.metrics.accuracy).toBe(manifest.json.metrics.val_accuracy);
+    expect(m.evaluation.metrics.loss).toBe(manifest.json.metrics.val_loss);
+    expect(Object.keys(m.evaluation.metrics).some((k) => k.startsWith("val_"))).toBe(false);
     expect(m.evaluation.dataset).toBe("builtin-iris");
     expect(m.card).toContain("## Metrics");
     expect(m.card).toContain("| val_accuracy |");

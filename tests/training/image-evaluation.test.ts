@@ -61,6 +61,7 @@ async function evaluate(body: Json): Promise<Evaluation> {
 
 describe("evaluating an image classifier", () => {
   let jobId = "";
+  let validationAccuracy = 0;
   let validation: { path: string; label: string; bytes: Buffer }[] = [];
 
   it("reproduces the job's validation accuracy, and the deployment reproduces the evaluation", async () => {
@@ -107,6 +108,7 @@ describe("evaluating an image classifier", () => {
     const manifest = manifestFile.json as { metrics: { val_accuracy: number } };
 
     const ev = await evaluate({ job_id: jobId, split: "validation" });
+    validationAccuracy = ev.metrics.accuracy;
     const result = ev.result as ClassificationResult;
     expect(result.kind).toBe("classification");
     expect(result.rows).toBe(CLASSES.length * 12);
@@ -200,6 +202,12 @@ describe("evaluating an image classifier", () => {
     expect(jobId).not.toBe("");
     const published = await call(app, "POST", "/api/v1/hub/models", { key, body: { source_job_id: jobId } });
     expect(published.status, published.text).toBe(201);
+    // The hub shows the job's evaluation on its own dataset (the validation folder), not the one on
+    // the mislabelled ZIP.
+    expect(published.json.evaluation).toMatchObject({
+      split: "validation",
+      metrics: { accuracy: validationAccuracy },
+    });
     const samples = published.json.evaluation.samples as {
       image: string;
       actual: string;

@@ -4,10 +4,16 @@
  * model's DAG, its metrics the evaluation figures, and a model card is written for the owner to edit.
  */
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { mdCode, mdText } from "../../../ml/codegen/literals";
 import type { Db } from "../../db/client";
-import { type HubEvaluation, modelArtifacts, registeredModels, type TrainingJobRow } from "../../db/schema";
+import {
+  type HubEvaluation,
+  modelArtifacts,
+  registeredModels,
+  type TrainingJobRow,
+  trainingEvaluations,
+} from "../../db/schema";
 import { ConflictError } from "../../errors";
 import { newId } from "../../ids";
 import { copyBlob, parseBlobKey, putBlob } from "../../storage/blob-store";
@@ -101,6 +107,42 @@ export interface HubFileInsert {
   contentType: string;
 }
 
+/**
+ * The figures a hub page shows for a job's model, each under the split it was measured on: its
+ * latest succeeded evaluation on its own dataset (the artifact a deployment serves, on a chosen split),
+ * else the held-out
+ * figures its manifest recorded for the exported weights (test when there was a test split, else
+ * validation), never the training split's.
+ */
+async function heldOutFigures(
+  db: Db,
+  job: TrainingJobRow,
+): Promise<{ metrics: Record<string, number>; dataset: string | null; split: string | null }> {
+  const [latest] = await db
+    .select()
+    .from(trainingEvaluations)
+    .where(
+      and(
+        eq(trainingEvaluations.jobId, job.id),
+        eq(trainingEvaluations.datasetId, job.datasetId),
+        eq(trainingEvaluations.state, "succeeded"),
+      ),
+    )
+    .orderBy(desc(trainingEvaluations.finishedAt))
+    .limit(1);
+  if (latest) {
+    const { rows: _rows, ...metrics } = latest.metrics;
+    return { metrics, dataset: latest.datasetId, split: latest.split };
+  }
+  const recorded = (job.artifactManifest?.metrics ?? job.metrics) as Record<string, unknown>;
+  const numbers = Object.entries(recorded).filter((e): e is [string, number] => typeof e[1] === "number");
+  const prefix = numbers.some(([k]) => k.startsWith("test_")) ? "test_" : "val_";
+  const metrics = Object.fromEntries(
+    numbers.filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]),
+  );
+  return { metrics, dataset: job.datasetId, split: prefix === "test_" ? "test" : "validation" };
+}
+
 export async function publicationFromJob(db: Db, ownerId: string, jobId: string, modelId: string) {
   const job = await findOwnedJob(db, ownerId, jobId);
   if (job.state !== "succeeded")
@@ -141,9 +183,7 @@ export async function publicationFromJob(db: Db, ownerId: string, jobId: string,
   // An image model shows a few of its pictures with their predictions on its page.
   const samples = await imageSamplePredictions(db, job);
   const evaluation: HubEvaluation = {
-    metrics: job.metrics,
-    dataset: job.datasetId,
-    split: "validation",
+    ...(await heldOutFigures(db, job)),
     ...(samples ? { samples } : {}),
   };
   return {
