@@ -14,7 +14,7 @@ import { QuotaBar } from "./quota-bar";
 import { type DatasetSource, UploadDialog } from "./upload-dialog";
 
 const PAGE = 25;
-type Format = "csv" | "tsv" | "jsonl" | "parquet" | "image_zip" | "text";
+type Format = "csv" | "tsv" | "jsonl" | "json" | "parquet" | "image_zip" | "text";
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);

@@ -17,7 +17,7 @@ import { UploadProgress } from "./upload-progress";
 import { UrlImportForm } from "./url-import-form";
 import { useXhrUpload } from "./use-xhr-upload";
 
-const ACCEPT = ".csv,.tsv,.tab,.jsonl,.ndjson,.parquet,.zip,.txt";
+const ACCEPT = ".csv,.tsv,.tab,.jsonl,.ndjson,.json,.parquet,.zip,.txt";
 
 export type DatasetSource = "file" | "url";
 

@@ -13,7 +13,7 @@ import { SplitRadios } from "./split-radios";
 import { useCreateEvaluation } from "./use-create-evaluation";
 import { useHasTest } from "./use-has-test";
 
-const TABLE_FORMATS = new Set(["csv", "tsv", "jsonl", "parquet"]);
+const TABLE_FORMATS = new Set(["csv", "tsv", "jsonl", "json", "parquet"]);
 
 /**
  * "Evaluate": a split of the job's own dataset version by default, or of another dataset (of the

@@ -3428,7 +3428,7 @@ export interface components {
             /** @enum {string} */
             visibility: "private" | "public";
             /** @enum {string} */
-            format: "csv" | "tsv" | "jsonl" | "parquet" | "image_zip" | "text";
+            format: "csv" | "tsv" | "jsonl" | "json" | "parquet" | "image_zip" | "text";
             /** @description classification, regression, image_classification or language_modeling; null when unknown */
             task: string | null;
             roles: {
@@ -3486,7 +3486,7 @@ export interface components {
         };
         DatasetSchema: {
             /** @enum {string} */
-            format: "csv" | "tsv" | "jsonl" | "parquet" | "image_zip" | "text";
+            format: "csv" | "tsv" | "jsonl" | "json" | "parquet" | "image_zip" | "text";
             columns: components["schemas"]["DatasetColumn"][];
             dialect?: {
                 delimiter: string;
@@ -3676,7 +3676,7 @@ export interface components {
             dataset_id: string;
             version_id: string;
             /** @enum {string} */
-            format: "csv" | "tsv" | "jsonl" | "parquet" | "image_zip" | "text";
+            format: "csv" | "tsv" | "jsonl" | "json" | "parquet" | "image_zip" | "text";
             columns: components["schemas"]["DatasetColumn"][];
             rows: {
                 [key: string]: unknown;
@@ -3697,7 +3697,7 @@ export interface components {
             dataset_id: string;
             version_id: string;
             /** @enum {string} */
-            format: "csv" | "tsv" | "jsonl" | "parquet" | "image_zip" | "text";
+            format: "csv" | "tsv" | "jsonl" | "json" | "parquet" | "image_zip" | "text";
             /** @description The columns of each row, in order */
             columns: components["schemas"]["DatasetColumn"][];
             offset: number;
@@ -8616,7 +8616,7 @@ export interface operations {
                 limit?: number;
                 /** @description Text in the name or description */
                 q?: string;
-                format?: "csv" | "tsv" | "jsonl" | "parquet" | "image_zip" | "text";
+                format?: "csv" | "tsv" | "jsonl" | "json" | "parquet" | "image_zip" | "text";
                 task?: string;
                 /** @description Include the built-in datasets (default true) */
                 include_builtin?: "true" | "false";

@@ -89,6 +89,7 @@ export const FORMAT_LABELS: Record<string, string> = {
   csv: "CSV",
   tsv: "TSV",
   jsonl: "JSON Lines",
+  json: "JSON records",
   parquet: "Parquet",
   image_zip: "Images (ZIP)",
   text: "Text",

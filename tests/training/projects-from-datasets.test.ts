@@ -100,6 +100,43 @@ describe("projects from datasets", () => {
     expect(accuracy).toBeGreaterThanOrEqual(0.7);
   }, 300_000);
 
+  it("a .json array of records uploads as a table, with its date column ignored, and trains", async () => {
+    const records = ownCsv()
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line, i) => {
+        const [height, weight, age, size] = line.split(",");
+        const day = String((i % 28) + 1).padStart(2, "0");
+        return {
+          measured_on: `2026-0${(i % 9) + 1}-${day}`,
+          height: Number(height),
+          weight: Number(weight),
+          age: Number(age),
+          size,
+        };
+      });
+    const ds = await upload(app, key, JSON.stringify(records, null, 1), "people.json");
+    expect(ds.status, ds.text).toBe(201);
+    expect(ds.json.dataset.format).toBe("json");
+    expect(ds.json.version.row_count).toBe(240);
+    expect(ds.json.dataset.roles).toEqual({
+      measured_on: "ignored",
+      height: "feature",
+      weight: "feature",
+      age: "feature",
+      size: "target",
+    });
+    const project = await fromDataset({ dataset_id: ds.json.dataset.id });
+    expect(project.graph.nodes.find((n) => n.type === "Input")?.params.shape).toEqual([3]);
+    const accuracy = await trainedAccuracy(project.id, ds.json.dataset.id as string);
+    expect(accuracy).toBeGreaterThanOrEqual(0.7);
+    // Not an array of records: refused with the reason.
+    const bad = await upload(app, key, JSON.stringify({ rows: [1, 2] }), "bad.json");
+    expect(bad.status).toBe(422);
+    expect(bad.json.detail).toContain("array of records");
+  }, 300_000);
+
   it("built-in tables: Iris trains to ≥ 0.9; a regression gets an mse head; categories are one-hot counted", async () => {
     const iris = await fromDataset({ dataset_id: "builtin-iris", name: "Iris from data" });
     expect(iris.name).toBe("Iris from data");

@@ -43,7 +43,7 @@ export interface CsvDialect {
 }
 
 export interface DatasetSchemaInfo {
-  format: "csv" | "tsv" | "jsonl" | "parquet" | "image_zip" | "text";
+  format: "csv" | "tsv" | "jsonl" | "json" | "parquet" | "image_zip" | "text";
   columns: SchemaColumn[];
   /** CSV/TSV only: the dialect sniffed by DuckDB. */
   dialect?: CsvDialect;
@@ -163,7 +163,7 @@ export interface StoredSplits {
  * is one uploaded file (blob `datasets/<version id>`), profiled once when it is created. Built-in
  * datasets ship in the repository (data/builtin/) and have no rows here.
  */
-export const DATASET_FORMATS = ["csv", "tsv", "jsonl", "parquet", "image_zip", "text"] as const;
+export const DATASET_FORMATS = ["csv", "tsv", "jsonl", "json", "parquet", "image_zip", "text"] as const;
 export type DatasetFormat = (typeof DATASET_FORMATS)[number];
 export const DATASET_VISIBILITIES = ["private", "public"] as const;
 export type DatasetVisibility = (typeof DATASET_VISIBILITIES)[number];

@@ -36,6 +36,11 @@ function startsWith(buf: Buffer, bytes: number[]): boolean {
   return bytes.every((b, i) => buf[i] === b);
 }
 
+/** A JSON array whose first element is an object: `[{"a": 1, …}, …]` (whitespace allowed). */
+function looksLikeJsonRecords(head: Buffer): boolean {
+  return /^\s*\[\s*\{/.test(head.toString("utf8", 0, Math.min(head.length, 4096)));
+}
+
 function looksLikeJsonLines(head: Buffer): boolean {
   const text = head.toString("utf8");
   const lines = text.split("\n").filter((l) => l.trim() !== "");
@@ -65,9 +70,14 @@ export async function detectFormat(file: string, fileName: string): Promise<Dete
     throw unsupported("Compressed (gzip) files are not supported: upload the uncompressed file, or Parquet.");
   if (head.includes(0))
     throw unsupported(
-      "The file looks binary. Supported: CSV, TSV, JSON Lines, Parquet, a ZIP of images, plain text.",
+      "The file looks binary. Supported: CSV, TSV, JSON Lines, a JSON array of records, Parquet, a ZIP of images, plain text.",
     );
 
+  if (ext === "json" || (ext !== "jsonl" && ext !== "ndjson" && looksLikeJsonRecords(head))) {
+    if (!looksLikeJsonRecords(head))
+      throw unsupported("A .json dataset must be one array of records: [{\"column\": value, …}, …].");
+    return { format: "json" };
+  }
   if (
     ext === "jsonl" ||
     ext === "ndjson" ||

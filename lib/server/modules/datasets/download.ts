@@ -19,6 +19,7 @@ const CONTENT_TYPES: Record<DatasetFormat, string> = {
   csv: "text/csv; charset=utf-8",
   tsv: "text/tab-separated-values; charset=utf-8",
   jsonl: "application/x-ndjson",
+  json: "application/json",
   parquet: "application/vnd.apache.parquet",
   image_zip: "application/zip",
   text: "text/plain; charset=utf-8",

@@ -82,7 +82,7 @@ export function ident(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-export type TableFormat = "csv" | "tsv" | "jsonl" | "parquet";
+export type TableFormat = "csv" | "tsv" | "jsonl" | "json" | "parquet";
 
 export interface TableSource {
   format: TableFormat;
@@ -123,6 +123,9 @@ export function sourceSql(src: TableSource, opts: { allVarchar?: boolean } = {})
     }
     case "jsonl":
       return `read_json(${file}, format='newline_delimited')`;
+    case "json":
+      // One JSON array of records, as many public datasets are published.
+      return `read_json(${file}, format='array')`;
     case "parquet":
       return `read_parquet(${file})`;
   }

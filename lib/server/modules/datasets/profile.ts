@@ -26,6 +26,7 @@ export async function profileFile(file: string, detected: DetectedFormat): Promi
       case "csv":
       case "tsv":
       case "jsonl":
+      case "json":
       case "parquet": {
         const r = await profileTable({ format: detected.format, file, dialect: detected.dialect });
         return {
