@@ -169,6 +169,20 @@ describe("layerline", () => {
     expect(human.stdout).toContain("Already stored");
     const listed = await withKey(["datasets", "list", "--json"]);
     expect(JSON.parse(listed.stdout).map((d: { name: string }) => d.name)).toContain("points");
+    // A project sized to it (its target "label" guessed on upload): 2 inputs, 2 classes.
+    const sized = await withKey(["projects", "create", "--dataset", uploaded.dataset.id, "--json"]);
+    expect(sized.code, sized.stderr).toBe(0);
+    const project = JSON.parse(sized.stdout) as {
+      name: string;
+      graph: { nodes: { type: string; params: Record<string, unknown> }[] };
+    };
+    expect(project.name).toBe("points MLP");
+    expect(project.graph.nodes.find((n) => n.type === "Input")?.params.shape).toEqual([2]);
+    expect(project.graph.nodes.find((n) => n.type === "Output")?.params.num_classes).toBe(2);
+    const wrong = await withKey(["projects", "create", "--dataset", uploaded.dataset.id, "--family", "cnn"]);
+    // The server refuses it (422): an API error, exit 2, with the reason.
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("does not fit this dataset");
   });
 
   it("Ctrl-C while following a job exits 130 and, with no terminal to ask on, leaves the job running", async () => {

@@ -2,7 +2,15 @@ import type { PageItem, Schemas } from "../../../sdk/src/client";
 import { table } from "../output";
 import { type CommandRegistry, numberOption, requireOption, stringOption, UsageError } from "../registry";
 
-const TEMPLATES = ["mlp-classifier", "cnn-image", "lstm-sequence", "transformer-block"] as const;
+const TEMPLATES = [
+  "mlp-classifier",
+  "cnn-image",
+  "cnn-vgg",
+  "cnn-resnet",
+  "lstm-sequence",
+  "transformer-block",
+] as const;
+const FAMILIES = ["mlp", "cnn", "resnet", "lstm"] as const;
 
 export function registerProjects(registry: CommandRegistry): void {
   registry.register({
@@ -30,14 +38,44 @@ export function registerProjects(registry: CommandRegistry): void {
 
   registry.register({
     name: "projects create",
-    summary: "Create a project from a template (design it further in the studio)",
-    usage: `--name <name> [--template ${TEMPLATES.join("|")}] [--description <text>]`,
-    options: { name: { type: "string" }, template: { type: "string" }, description: { type: "string" } },
+    summary: "Create a project from a template, or sized to a dataset (then train it as it is)",
+    usage:
+      `--name <name> [--template ${TEMPLATES.join("|")}] [--description <text>]\n` +
+      `       --dataset <ds_…|builtin-…> [--family ${FAMILIES.join("|")}] [--name <name>] [--description <text>]`,
+    options: {
+      name: { type: "string" },
+      template: { type: "string" },
+      description: { type: "string" },
+      dataset: { type: "string" },
+      family: { type: "string" },
+    },
     async run({ client, options, out }) {
+      const description = stringOption(options, "description");
+      const dataset = stringOption(options, "dataset");
+      const family = stringOption(options, "family");
+      if (dataset) {
+        if (stringOption(options, "template"))
+          throw new UsageError("--dataset and --template exclude each other.");
+        if (family && !(FAMILIES as readonly string[]).includes(family))
+          throw new UsageError(`--family is one of ${FAMILIES.join(", ")}.`);
+        const name = stringOption(options, "name");
+        const body: Schemas["CreateProjectRequest"] = {
+          dataset_id: dataset,
+          ...(family ? { family: family as (typeof FAMILIES)[number] } : {}),
+          ...(name ? { name } : {}),
+          ...(description ? { description } : {}),
+        };
+        const { data } = await client().api.POST("/api/v1/projects", { body });
+        out.result(
+          data,
+          () => `Created project ${data?.name}: ${data?.id}, sized to ${dataset}\n${data?.description ?? ""}`,
+        );
+        return 0;
+      }
+      if (family) throw new UsageError("--family needs --dataset.");
       const template = stringOption(options, "template") ?? "mlp-classifier";
       if (!(TEMPLATES as readonly string[]).includes(template))
         throw new UsageError(`--template is one of ${TEMPLATES.join(", ")}.`);
-      const description = stringOption(options, "description");
       const body: Schemas["CreateProjectRequest"] = {
         name: requireOption(options, "name"),
         template: template as (typeof TEMPLATES)[number],

@@ -71,6 +71,15 @@ describe("guessRoles", () => {
     expect(guessRoles(spaced.schema, spaced.profile)).toMatchObject({ y: "target", group: "feature" });
   });
 
+  it("a stronger name wins: label over y", () => {
+    const { schema, profile } = table(500, [
+      ["x", "integer", 500],
+      ["y", "integer", 7],
+      ["label", "string", 2],
+    ]);
+    expect(guessRoles(schema, profile)).toMatchObject({ x: "feature", y: "feature", label: "target" });
+  });
+
   it("guesses no target when no column could be one (the user picks it)", () => {
     const { schema, profile } = table(50, [
       ["x", "float", 50],

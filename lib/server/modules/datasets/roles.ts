@@ -9,8 +9,11 @@ import type { FieldError } from "../../errors";
 /** A numeric target with at most this many distinct values is taken for class labels. */
 export const MAX_CLASSES_FOR_INTEGER_TARGET = 20;
 
-/** Column names that usually hold what is predicted (compared without case, spaces or underscores). */
-const TARGET_NAMES = new Set([
+/**
+ * Column names that usually hold what is predicted (compared without case, spaces or underscores),
+ * the strongest first: a "label" column wins over a "y" column.
+ */
+const TARGET_NAMES = [
   "label",
   "labels",
   "target",
@@ -28,7 +31,7 @@ const TARGET_NAMES = new Set([
   "result",
   "quality",
   "grade",
-]);
+];
 const ID_NAME = /^(id|uuid|key|index|row|rowid)$|[_ -]id$|Id$/;
 /** A string column with more distinct values than this is no category a model can use. */
 const MAX_GUESSED_CATEGORIES = 100;
@@ -51,9 +54,13 @@ export function guessRoles(schema: DatasetSchemaInfo, profile: DatasetProfile): 
     return d >= 2 && d <= MAX_CLASSES_FOR_INTEGER_TARGET;
   };
   const usable = schema.columns.filter((c) => c.type !== "other");
-  const byName = usable.find(
-    (c) => TARGET_NAMES.has(squash(c.name)) && (stats.get(c.name)?.distinct ?? 0) >= 2,
-  );
+  const rank = (name: string) => {
+    const i = TARGET_NAMES.indexOf(squash(name));
+    return i < 0 ? Number.POSITIVE_INFINITY : i;
+  };
+  const byName = usable
+    .filter((c) => rank(c.name) < Number.POSITIVE_INFINITY && (stats.get(c.name)?.distinct ?? 0) >= 2)
+    .sort((a, b) => rank(a.name) - rank(b.name))[0];
   const byValues = [...usable]
     .reverse()
     .find((c) => (c.type === "string" || c.type === "integer" || c.type === "boolean") && fewValues(c.name));
