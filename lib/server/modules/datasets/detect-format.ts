@@ -75,7 +75,7 @@ export async function detectFormat(file: string, fileName: string): Promise<Dete
 
   if (ext === "json" || (ext !== "jsonl" && ext !== "ndjson" && looksLikeJsonRecords(head))) {
     if (!looksLikeJsonRecords(head))
-      throw unsupported("A .json dataset must be one array of records: [{\"column\": value, …}, …].");
+      throw unsupported('A .json dataset must be one array of records: [{"column": value, …}, …].');
     return { format: "json" };
   }
   if (
