@@ -48,7 +48,12 @@ test("a new user signs up, creates a key that works, signs out and back in", asy
   await expect(page.getByText(key)).toHaveCount(0);
 
   await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  // Signed out, the home page offers a way on: the hub, signing in or up.
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expect(
+    page.getByRole("navigation", { name: "Public" }).getByRole("link", { name: "Hub" }),
+  ).toBeVisible();
   await page.goto("/account");
   await expect(page).toHaveURL(/\/login$/);
 

@@ -40,8 +40,14 @@ export function AuditsPage() {
         <ProblemAlert error={list.error} />
       ) : data && data.total === 0 ? (
         <EmptyState icon={ClipboardCheck} title="No audits yet">
-          Run <code className="font-mono">npx layerline audit data/samples/support-calls.jsonl</code> to audit
-          a log of calls: the report appears here with its candidates.
+          Export the calls your app makes to a large model as JSON Lines (one call per line: its input, output
+          and model) and run <code className="font-mono">npx layerline audit calls.jsonl</code> with your
+          personal key: Layerline trains smaller candidates on those calls and the report appears here. The
+          log format is in the{" "}
+          <a href="/docs/api#tag/audits" className="font-medium underline">
+            API reference
+          </a>
+          .
         </EmptyState>
       ) : data ? (
         <div className="space-y-3">

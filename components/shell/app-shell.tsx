@@ -27,22 +27,31 @@ export function AppShell({ user, children }: { user: ShellUser; children: ReactN
           <Logo href="/projects" />
         </div>
         <nav aria-label="Studio" className="flex-1 space-y-0.5 px-2 py-2">
-          {NAV_ITEMS.map(({ href, label, icon: Icon }) => {
+          {NAV_ITEMS.map(({ href, label, icon: Icon, hint }) => {
             const active = pathname === href || pathname.startsWith(`${href}/`);
             return (
               <Link
                 key={href}
                 href={href}
                 aria-current={active ? "page" : undefined}
+                title={hint}
                 className={cn(
-                  "flex items-center gap-3 rounded-md px-3 py-2 text-sm",
+                  "flex items-center gap-3 rounded-md px-3 py-1.5 text-sm",
                   active
                     ? "bg-accent-soft font-medium text-accent"
                     : "text-muted hover:bg-panel-2 hover:text-fg",
                 )}
               >
-                <Icon aria-hidden className="h-4 w-4" />
-                {label}
+                <Icon aria-hidden className="h-4 w-4 shrink-0" />
+                <span className="min-w-0">
+                  <span className="block">{label}</span>
+                  <span
+                    aria-hidden
+                    className="block truncate text-[11px] leading-tight font-normal text-muted"
+                  >
+                    {hint}
+                  </span>
+                </span>
               </Link>
             );
           })}

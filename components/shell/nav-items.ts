@@ -15,17 +15,19 @@ export interface NavItem {
   href: string;
   label: string;
   icon: LucideIcon;
+  /** What the area is, in a few words (shown under its name, so similar areas are told apart). */
+  hint: string;
 }
 
 /** One entry per area of the API contract. */
 export const NAV_ITEMS: NavItem[] = [
-  { href: "/projects", label: "Projects", icon: FolderKanban },
-  { href: "/datasets", label: "Datasets", icon: Database },
-  { href: "/training", label: "Training", icon: TrendingUp },
-  { href: "/catalog", label: "Base models", icon: Library },
-  { href: "/deployments", label: "Deployments", icon: Rocket },
-  { href: "/hub", label: "Hub", icon: Globe },
-  { href: "/models", label: "Models", icon: Boxes },
-  { href: "/audits", label: "Audits", icon: ClipboardCheck },
-  { href: "/account", label: "Account", icon: Settings },
+  { href: "/projects", label: "Projects", icon: FolderKanban, hint: "Your model diagrams" },
+  { href: "/datasets", label: "Datasets", icon: Database, hint: "Your data and built-ins" },
+  { href: "/training", label: "Training", icon: TrendingUp, hint: "Jobs and their charts" },
+  { href: "/catalog", label: "Base models", icon: Library, hint: "Pretrained, to fine-tune" },
+  { href: "/deployments", label: "Deployments", icon: Rocket, hint: "Models serving predictions" },
+  { href: "/models", label: "Models", icon: Boxes, hint: "Your registry: versions, aliases" },
+  { href: "/hub", label: "Hub", icon: Globe, hint: "Models everyone shares" },
+  { href: "/audits", label: "Audits", icon: ClipboardCheck, hint: "Is a smaller model enough?" },
+  { href: "/account", label: "Account", icon: Settings, hint: "Keys, plan and usage" },
 ];

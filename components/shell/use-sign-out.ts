@@ -10,7 +10,8 @@ export function useSignOut() {
   return $api.useMutation("post", "/api/auth/logout", {
     onSuccess: () => {
       queryClient.clear();
-      router.push("/login");
+      // The home page: the hub, the API reference, sign in and sign up are all one click away.
+      router.push("/");
       router.refresh();
     },
   });
