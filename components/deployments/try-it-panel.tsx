@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { Braces, ListChecks, Play } from "lucide-react";
 import { type FormEvent, useId, useMemo, useState } from "react";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
@@ -10,6 +11,7 @@ import { api } from "@/lib/api/client";
 import { useInferenceSchema } from "@/lib/api/deployments/use-inference-schema";
 import { imageFieldOf } from "@/lib/deployments-ui/image-input";
 import {
+  blankFields,
   type FormValues,
   formFields,
   instanceFromValues,
@@ -64,6 +66,9 @@ function TryItForm({
     },
   });
 
+  /** The fields the last form request left blank (sent as missing). */
+  const [sentBlank, setSentBlank] = useState<string[]>([]);
+
   const switchTo = (next: "form" | "json") => {
     if (next === mode) return;
     if (next === "json" && fields)
@@ -79,9 +84,11 @@ function TryItForm({
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (mode === "form" && fields) {
+      setSentBlank(blankFields(fields, values));
       predict.mutate([instanceFromValues(fields, values)]);
       return;
     }
+    setSentBlank([]);
     const parsed = parseRawBody(raw);
     setRawError(parsed.ok ? null : parsed.error);
     if (parsed.ok) predict.mutate(parsed.inputs);
@@ -154,6 +161,13 @@ function TryItForm({
                 <PredictionOutput output={o} />
               </div>
             ))}
+            {sentBlank.length > 0 ? (
+              <Alert tone="warn">
+                Sent without {sentBlank.map((n) => `“${n}”`).join(", ")}: the model filled{" "}
+                {sentBlank.length === 1 ? "it" : "them"} in as in training (a number with the training mean),
+                so this answer does not rest on {sentBlank.length === 1 ? "that value" : "those values"}.
+              </Alert>
+            ) : null}
             <p className="text-xs text-muted">Answered by revision {predict.data.revision}.</p>
           </div>
         ) : (

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formFields, instanceFromValues, parseRawBody, textFieldOf, valuesFromInstance } from "./schema-form";
+import {
+  blankFields,
+  formFields,
+  instanceFromValues,
+  parseRawBody,
+  textFieldOf,
+  valuesFromInstance,
+} from "./schema-form";
 
 const iris = {
   type: "object",
@@ -71,5 +78,17 @@ describe("parseRawBody", () => {
       ok: false,
       error: '"inputs" needs at least one instance.',
     });
+  });
+});
+
+describe("blankFields", () => {
+  it("names the optional fields left blank, not the filled or required ones", () => {
+    const fields = [
+      { kind: "number" as const, name: "a", nullable: true },
+      { kind: "number" as const, name: "b", nullable: true },
+      { kind: "enum" as const, name: "c", options: ["x"], nullable: true },
+      { kind: "text" as const, name: "d", nullable: false, multiline: true },
+    ];
+    expect(blankFields(fields, { a: " ", b: "1.5", c: "", d: "" })).toEqual(["a", "c"]);
   });
 });

@@ -84,6 +84,14 @@ export function instanceFromValues(
   return instance;
 }
 
+/**
+ * The optional fields left blank (sent as missing): the model fills them in as training did (a
+ * number with the training mean), so the answer does not rest on them; the console says so.
+ */
+export function blankFields(fields: readonly FormField[], values: FormValues): string[] {
+  return fields.filter((f) => f.nullable && (values[f.name] ?? "").trim() === "").map((f) => f.name);
+}
+
 /** Parses the raw JSON editor's text as a predict body (`{"inputs": [...]}`) or says what is wrong. */
 export function parseRawBody(text: string): { ok: true; inputs: unknown[] } | { ok: false; error: string } {
   let json: unknown;
