@@ -1,9 +1,9 @@
 "use client";
 
-import { BookOpen, LogOut } from "lucide-react";
+import { BookOpen, LogOut, Menu, X } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { cn } from "@/components/ui/cn";
 import { Logo } from "./logo";
 import { NAV_ITEMS } from "./nav-items";
@@ -16,15 +16,58 @@ export interface ShellUser {
   plan: string;
 }
 
-/** The signed-in studio: navigation for every area on the left, the page on the right. */
+/**
+ * The signed-in studio: navigation for every area on the left, the page on the right. Below 768 px
+ * the navigation folds into a menu behind a top bar, so a phone gets the whole width for the page.
+ */
 export function AppShell({ user, children }: { user: ShellUser; children: ReactNode }) {
   const pathname = usePathname();
   const signOut = useSignOut();
+  const [menuOpen, setMenuOpen] = useState(false);
+  // A new page closes the menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation, by design
+  useEffect(() => setMenuOpen(false), [pathname]);
   return (
-    <div className="flex min-h-screen">
-      <aside className="sticky top-0 flex h-screen w-56 shrink-0 flex-col border-r border-border bg-panel">
-        <div className="flex h-14 items-center px-4">
+    <div className="min-h-screen md:flex">
+      <div className="sticky top-0 z-30 flex h-12 items-center justify-between border-b border-border bg-panel px-3 md:hidden">
+        <Logo href="/projects" />
+        <button
+          type="button"
+          onClick={() => setMenuOpen(true)}
+          aria-label="Open menu"
+          aria-expanded={menuOpen}
+          aria-controls="studio-menu"
+          className="inline-flex h-9 w-9 items-center justify-center rounded-md text-muted hover:bg-panel-2 hover:text-fg"
+        >
+          <Menu aria-hidden className="h-5 w-5" />
+        </button>
+      </div>
+      {menuOpen ? (
+        <button
+          type="button"
+          aria-label="Close menu"
+          tabIndex={-1}
+          onClick={() => setMenuOpen(false)}
+          className="fixed inset-0 z-40 bg-black/40 md:hidden"
+        />
+      ) : null}
+      <aside
+        id="studio-menu"
+        className={cn(
+          "flex h-screen w-64 shrink-0 flex-col border-r border-border bg-panel md:sticky md:top-0 md:z-auto md:flex md:w-56",
+          menuOpen ? "fixed inset-y-0 left-0 z-50 shadow-xl" : "hidden",
+        )}
+      >
+        <div className="flex h-14 items-center justify-between px-4">
           <Logo href="/projects" />
+          <button
+            type="button"
+            onClick={() => setMenuOpen(false)}
+            aria-label="Close menu"
+            className="inline-flex h-8 w-8 items-center justify-center rounded-md text-muted hover:bg-panel-2 hover:text-fg md:hidden"
+          >
+            <X aria-hidden className="h-4 w-4" />
+          </button>
         </div>
         <nav aria-label="Studio" className="flex-1 space-y-0.5 px-2 py-2">
           {NAV_ITEMS.map(({ href, label, icon: Icon, hint }) => {
@@ -85,7 +128,7 @@ export function AppShell({ user, children }: { user: ShellUser; children: ReactN
           </div>
         </div>
       </aside>
-      <main className="min-w-0 flex-1 px-8 py-8">{children}</main>
+      <main className="min-w-0 flex-1 px-4 py-6 md:px-8 md:py-8">{children}</main>
     </div>
   );
 }
