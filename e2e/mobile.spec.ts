@@ -34,5 +34,4 @@ test("on a phone the studio folds its menu and the hub fits the screen", async (
   await menu.getByRole("link", { name: "Datasets" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Datasets" })).toBeVisible();
   await expect(menu).toBeHidden();
-  await fitsWidth(page);
 });
