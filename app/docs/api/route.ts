@@ -12,10 +12,15 @@ const html = `<!doctype html>
     <div id="app"></div>
     <script src="/docs/api/standalone"></script>
     <script>
+      // Self-hosted and offline: nothing on this page reaches a hosted service (no AI chat, no hosted
+      // API client, no telemetry); "Test request" runs in the page against this server.
       Scalar.createApiReference("#app", {
         url: "/api/v1/openapi.json",
         withDefaultFonts: false,
-        hideClientButton: false,
+        hideClientButton: true,
+        telemetry: false,
+        agent: { disabled: true },
+        showDeveloperTools: "never",
         metaData: { title: "Layerline API" },
       });
     </script>
