@@ -1,3 +1,10 @@
+/**
+ * Request and response schemas of the projects area (projects, versions, share links, public
+ * projects, project files), shared by the routes (the OpenAPI document) and the services.
+ *
+ * One piece by design (past ~400 lines): every schema of the area's routes lives in one file, the
+ * area's half of the OpenAPI document (../shared/STYLE.md, "Server modules").
+ */
 import { z } from "@hono/zod-openapi";
 import { DAG_FORMAT } from "../../../ml/dag-format";
 import { MODEL_FAMILIES } from "../../../ml/dataset-models";
