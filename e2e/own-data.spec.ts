@@ -46,3 +46,25 @@ test("a user's own CSV: its target is guessed, then one click makes a sized mode
   await expect(page).toHaveURL(/\/training\/job_[\w-]+$/);
   await expect(page.getByTestId("job-state")).toHaveText("Succeeded", { timeout: 240_000 });
 });
+
+test("New project → From a dataset: a model sized to Iris opens with the Train dialog", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  if (!baseURL) throw new Error("baseURL");
+  await signUpViaApi(context, baseURL);
+  await page.goto("/projects");
+  await page.getByRole("button", { name: "New project" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "New project" });
+  await dialog.getByRole("radio", { name: /From a dataset/ }).check();
+  const select = dialog.getByLabel("Dataset");
+  await expect(select.locator("option", { hasText: "Iris (built-in)" })).toHaveCount(1);
+  await select.selectOption({ label: "Iris (built-in)" });
+  await screenshotBothThemes(page, "own-data-new-project");
+  await dialog.getByRole("button", { name: "Create project" }).click();
+  await expect(page).toHaveURL(/\/projects\/prj_[\w-]+\?train=1$/);
+  const train = page.getByRole("dialog", { name: "Train" });
+  await expect(train.getByRole("radio", { name: /^Iris/ })).toBeEnabled({ timeout: 60_000 });
+  await expect(page.getByTestId("layer-node")).toHaveCount(5);
+});
