@@ -26,7 +26,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/training", label: "Training", icon: TrendingUp, hint: "Jobs and their charts" },
   { href: "/catalog", label: "Base models", icon: Library, hint: "Pretrained, to fine-tune" },
   { href: "/deployments", label: "Deployments", icon: Rocket, hint: "Models serving predictions" },
-  { href: "/models", label: "Models", icon: Boxes, hint: "Your registry: versions, aliases" },
+  { href: "/models", label: "Models", icon: Boxes, hint: "Your versioned models" },
   { href: "/hub", label: "Hub", icon: Globe, hint: "Models everyone shares" },
   { href: "/audits", label: "Audits", icon: ClipboardCheck, hint: "Is a smaller model enough?" },
   { href: "/account", label: "Account", icon: Settings, hint: "Keys, plan and usage" },
