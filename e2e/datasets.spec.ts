@@ -96,13 +96,14 @@ test("upload a CSV, profile it, set roles, scan for PII, split, link, download",
   await screenshotBothThemes(page, "dataset-columns");
 
   // Roles: guessed on upload (the last column with few values is the target, the unique id an id,
-  // the rest features); one change, then saved.
+  // the e-mails too varied to learn from, the rest features); one change, then saved.
   await openTab(page, "Roles");
   await expect(page.getByLabel("Role of plan")).toHaveValue("target");
   await expect(page.getByLabel("Role of customer_id")).toHaveValue("id");
+  await expect(page.getByLabel("Role of contact_email")).toHaveValue("ignored");
   await expect(page.getByLabel("Role of age")).toHaveValue("feature");
   await expect(page.getByTestId("inferred-task")).toHaveText("Classification");
-  await page.getByLabel("Role of contact_email").selectOption("ignored");
+  await page.getByLabel("Role of satisfaction").selectOption("ignored");
   await page.getByRole("button", { name: "Save roles" }).click();
   await expect(page.getByText("Roles saved. Task: Classification.")).toBeVisible();
   await expect(page.getByRole("heading", { level: 1, name: "customers" })).toBeVisible();

@@ -58,7 +58,7 @@ test("New project → From a dataset: a model sized to Iris opens with the Train
   await page.getByRole("button", { name: "New project" }).first().click();
   const dialog = page.getByRole("dialog", { name: "New project" });
   await dialog.getByRole("radio", { name: /From a dataset/ }).check();
-  const select = dialog.getByLabel("Dataset");
+  const select = dialog.getByLabel("Dataset", { exact: true });
   await expect(select.locator("option", { hasText: "Iris (built-in)" })).toHaveCount(1);
   await select.selectOption({ label: "Iris (built-in)" });
   await screenshotBothThemes(page, "own-data-new-project");

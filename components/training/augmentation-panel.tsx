@@ -1,7 +1,6 @@
 "use client";
 
 import { useId, useMemo } from "react";
-import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import {
   type Augmentation,
@@ -58,7 +57,7 @@ function Slider({
 }) {
   const id = useId();
   return (
-    <div className={cn("space-y-1", disabled && "opacity-50")}>
+    <div className="space-y-1">
       <div className="flex items-baseline justify-between gap-2">
         <label htmlFor={id} className="text-sm font-medium">
           {label}

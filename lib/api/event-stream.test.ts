@@ -95,6 +95,17 @@ describe("followEventStream", () => {
     expect(es.closed).toBe(true);
   });
 
+  it("asks the caller to re-read what it follows before each reconnection (it may have ended already)", async () => {
+    let retries = 0;
+    const { statuses, stop } = setup({ onRetry: () => retries++ });
+    await vi.advanceTimersByTimeAsync(0);
+    // A job that ended before the stream opened: the server closes at once, nothing new to send.
+    FakeSource.all[0].fail();
+    expect(statuses.at(-1)).toBe("reconnecting");
+    expect(retries).toBe(1);
+    stop();
+  });
+
   it("reconnects after an error with a fresh URL, resuming after the last event, with a growing pause", async () => {
     const { applied, statuses, stop } = setup();
     await vi.advanceTimersByTimeAsync(0);

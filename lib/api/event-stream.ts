@@ -39,6 +39,12 @@ export interface EventStreamOptions<E extends NumberedEvent> {
   isLast?: (event: E) => boolean | null;
   /** Each time the stream opens. */
   onOpen?: () => void;
+  /**
+   * Called before each reconnection: the stream closed (or could not open) before its last event.
+   * The thing followed may have ended before the stream opened (a job that failed at once: its
+   * terminal event is older than the cursor), so a caller re-reads it here.
+   */
+  onRetry?: () => void;
 }
 
 /** The highest event id applied: kept by the caller across runs. */
@@ -119,6 +125,7 @@ export function followEventStream<E extends NumberedEvent>(
   const scheduleRetry = () => {
     failures += 1;
     setStatus("reconnecting");
+    options().onRetry?.();
     retry = setTimeout(open, Math.min(15_000, 500 * 2 ** Math.min(failures, 5)));
   };
 

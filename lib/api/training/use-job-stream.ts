@@ -109,5 +109,11 @@ export function useJobStream(jobId: string, enabled: boolean): StreamStatus {
       void queryClient.invalidateQueries({ queryKey: jobQuery(jobId).queryKey });
       void queryClient.invalidateQueries({ queryKey: trainingKeys.logTails(jobId) });
     },
+    // A job that ended before the stream opened (it failed at once) has nothing left to stream: read
+    // it again, so the page shows its end and the stream stops (it follows queued and running jobs).
+    onRetry: () => {
+      void queryClient.invalidateQueries({ queryKey: jobQuery(jobId).queryKey });
+      void queryClient.invalidateQueries({ queryKey: trainingKeys.logTails(jobId) });
+    },
   });
 }

@@ -80,6 +80,21 @@ describe("guessRoles", () => {
     expect(guessRoles(schema, profile)).toMatchObject({ x: "feature", y: "feature", label: "target" });
   });
 
+  it("ignores strings too varied to be categories (e-mails, names), keeps real categories", () => {
+    const { schema, profile } = table(60, [
+      ["customer_id", "integer", 60],
+      ["contact_email", "string", 60],
+      ["signup_channel", "string", 4],
+      ["plan", "string", 3],
+    ]);
+    expect(guessRoles(schema, profile)).toEqual({
+      customer_id: "id",
+      contact_email: "ignored",
+      signup_channel: "feature",
+      plan: "target",
+    });
+  });
+
   it("guesses no target when no column could be one (the user picks it)", () => {
     const { schema, profile } = table(50, [
       ["x", "float", 50],

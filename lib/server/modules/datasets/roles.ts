@@ -36,6 +36,15 @@ const ID_NAME = /^(id|uuid|key|index|row|rowid)$|[_ -]id$|Id$/;
 /** A string column with more distinct values than this is no category a model can use. */
 const MAX_GUESSED_CATEGORIES = 100;
 
+/**
+ * A string column too varied to be a category a model learns from: more than MAX_GUESSED_CATEGORIES
+ * values, or (with 20 rows or more) a distinct value in at least half of them (names, e-mails, free
+ * text): one-hot encoding it would mostly learn rows by heart.
+ */
+function nearUnique(distinct: number, present: number): boolean {
+  return distinct > MAX_GUESSED_CATEGORIES || (present >= 20 && distinct >= present / 2);
+}
+
 const squash = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, "");
 
 /**
@@ -75,7 +84,8 @@ export function guessRoles(schema: DatasetSchemaInfo, profile: DatasetProfile): 
     const unique = rows > 0 && (s?.distinct ?? 0) >= rows - (s?.missing ?? 0) && rows > 1;
     if (ID_NAME.test(c.name) && unique && c.type !== "float") roles[c.name] = "id";
     else if (c.type === "date" || c.type === "datetime" || c.type === "other") roles[c.name] = "ignored";
-    else if (c.type === "string" && (s?.distinct ?? 0) > MAX_GUESSED_CATEGORIES) roles[c.name] = "ignored";
+    else if (c.type === "string" && nearUnique(s?.distinct ?? 0, rows - (s?.missing ?? 0)))
+      roles[c.name] = "ignored";
     else roles[c.name] = "feature";
   }
   return roles;
