@@ -2,6 +2,8 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // A second build beside the default one (`NEXT_DIST_DIR=.next-b next build`), for side-by-side runs.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   // The contract has `POST /api/v1/datasets/` with its trailing slash: serve paths as they are sent.
   skipTrailingSlashRedirect: true,
   // Native or WASM modules loaded at run time from node_modules, never bundled.
