@@ -8,9 +8,10 @@
  *
  * Prints `Layerline API is listening on http://HOST:PORT` once it accepts requests.
  */
-import { serve } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
 import { getApp } from "../lib/server/app";
 import { getDb } from "../lib/server/db/client";
+import { createAppServer } from "../lib/server/http/node-server";
 import { onServerStarted } from "../lib/server/startup";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -26,8 +27,10 @@ async function main(): Promise<void> {
     console.error(`\nLayerline cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   }
-  const server = serve({ fetch: getApp().fetch, port, hostname }, (info) => {
-    console.log(`Layerline API is listening on http://${hostname}:${info.port}`);
+  const server = createAppServer(getApp().fetch);
+  server.listen(port, hostname, () => {
+    const { port: bound } = server.address() as AddressInfo;
+    console.log(`Layerline API is listening on http://${hostname}:${bound}`);
   });
   const stop = () => {
     server.close(() => process.exit(0));

@@ -12,29 +12,17 @@
  * in flight. Measured in bench/serving-bench.ts: single-call predict p99 over HTTP 1.66 ms against
  * 2.26 ms with the default (README, "Benchmarks").
  */
-import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { getRequestListener } from "@hono/node-server";
 import next from "next";
 import { getApp } from "../lib/server/app";
 import { getDb } from "../lib/server/db/client";
+import { createAppServer } from "../lib/server/http/node-server";
 import { onServerStarted } from "../lib/server/startup";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOSTNAME ?? "0.0.0.0";
-
-/** Paths the Hono app serves directly. */
-export function isApiPath(url: string): boolean {
-  return (
-    url.startsWith("/api/") ||
-    url === "/api" ||
-    url.startsWith("/v1/") ||
-    url === "/health" ||
-    url.startsWith("/health?")
-  );
-}
 
 async function main(): Promise<void> {
   try {
@@ -52,14 +40,9 @@ async function main(): Promise<void> {
   const studio = next({ dev: false, dir: root, hostname, port });
   const handlePage = studio.getRequestHandler();
   await studio.prepare();
-  const handleApi = getRequestListener(getApp().fetch);
-
-  const server = http.createServer((req, res) => {
-    if (isApiPath(req.url ?? "/")) void handleApi(req, res);
-    else void handlePage(req, res);
-  });
-  // Keep-alive connections outlive load balancers' idle timeouts (Node's default is 5 s).
-  server.keepAliveTimeout = 65_000;
+  // API paths to the app, the others to Next; keep-alive connections that survive early answers
+  // (lib/server/http/node-server.ts).
+  const server = createAppServer(getApp().fetch, (req, res) => handlePage(req, res));
   server.listen(port, hostname, () => {
     console.log(
       `Layerline is listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`,

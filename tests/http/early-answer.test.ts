@@ -1,0 +1,178 @@
+/**
+ * A request answered before its body is read (a personal key on `/v1/chat/completions` is refused
+ * with a 403 before the body is parsed) must not cost the connection: the server reads the rest of
+ * the body (up to a bound) and keeps the connection alive, so the well-formed requests a keep-alive
+ * client sends next on the same socket are answered. A body above the bound gets its answer with
+ * `Connection: close` and a clean close, and the client's next request goes out on a new connection.
+ * The real HTTP server (as scripts/server.ts runs it) and undici keep-alive clients.
+ */
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { Pool } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAppServer, EARLY_ANSWER_DRAIN_BYTES } from "../../lib/server/http/node-server";
+import { signUpWithKey, startTestApp } from "../helpers";
+
+const app = await startTestApp();
+const server = createAppServer(app.fetch);
+let origin = "";
+let personalKey = "";
+
+beforeAll(async () => {
+  personalKey = (await signUpWithKey(app)).key;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** A chat request of about `bytes` bytes (a long message), well-formed. */
+function chatBody(bytes: number): string {
+  return JSON.stringify({ model: "m", messages: [{ role: "user", content: "x".repeat(bytes) }] });
+}
+
+interface Outcome {
+  status?: number;
+  body?: string;
+  connection?: string;
+  socketError?: string;
+}
+
+async function send(pool: Pool, path: string, method: "GET" | "POST", body?: string): Promise<Outcome> {
+  try {
+    const res = await pool.request({
+      path,
+      method,
+      headers: {
+        Host: "localhost",
+        Authorization: `Bearer ${personalKey}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      body,
+    });
+    const text = await res.body.text();
+    const connection = res.headers.connection;
+    return {
+      status: res.statusCode,
+      body: text,
+      connection: typeof connection === "string" ? connection : undefined,
+    };
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? (err as Error).name;
+    return { socketError: `${code}: ${(err as Error).message}` };
+  }
+}
+
+describe("early answers over keep-alive connections", () => {
+  it("answers every request of 6 concurrent keep-alive clients mixing early-refused 200 KB bodies with good requests", async () => {
+    const big = chatBody(200 * 1024);
+    const outcomes: { kind: "refused" | "good"; outcome: Outcome }[] = [];
+    const clients = Array.from({ length: 6 }, async (_, c) => {
+      // One connection per client: every request after an early answer goes out on the same socket.
+      const pool = new Pool(origin, { connections: 1, pipelining: 1 });
+      try {
+        for (let i = 0; i < 50; i++) {
+          if ((i + c) % 2 === 0) {
+            outcomes.push({
+              kind: "refused",
+              outcome: await send(pool, "/v1/chat/completions", "POST", big),
+            });
+          } else {
+            outcomes.push({ kind: "good", outcome: await send(pool, "/api/v1/projects", "GET") });
+          }
+        }
+      } finally {
+        await pool.close();
+      }
+    });
+    await Promise.all(clients);
+    expect(outcomes).toHaveLength(300);
+    expect(outcomes.filter((o) => o.outcome.socketError).map((o) => o.outcome.socketError)).toEqual([]);
+    for (const { kind, outcome } of outcomes) {
+      if (kind === "refused") {
+        expect(outcome.status).toBe(403);
+        expect(JSON.parse(outcome.body ?? "{}").error.type).toBe("permission_error");
+      } else {
+        expect(outcome.status).toBe(200);
+        expect(JSON.parse(outcome.body ?? "{}").items).toEqual([]);
+      }
+    }
+  });
+
+  it("closes cleanly after an early answer to a body above the bound; the next request succeeds on a new connection", async () => {
+    const huge = chatBody(EARLY_ANSWER_DRAIN_BYTES + 512 * 1024);
+    const pool = new Pool(origin, { connections: 1, pipelining: 1 });
+    const connects: number[] = [];
+    pool.on("connect", () => connects.push(Date.now()));
+    try {
+      for (let round = 0; round < 3; round++) {
+        const refused = await send(pool, "/v1/chat/completions", "POST", huge);
+        expect(refused.socketError).toBeUndefined();
+        expect(refused.status).toBe(403);
+        expect(refused.connection).toBe("close");
+        const next = await send(pool, "/api/v1/projects", "GET");
+        expect(next.socketError).toBeUndefined();
+        expect(next.status).toBe(200);
+      }
+      // Each refusal above the bound closed its connection; the good request after it opened a new one.
+      expect(connects.length).toBe(4);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("closes cleanly after an early answer to a body of unknown length (chunked)", async () => {
+    const pool = new Pool(origin, { connections: 1, pipelining: 1 });
+    try {
+      for (let round = 0; round < 3; round++) {
+        const piece = Buffer.from(chatBody(64 * 1024));
+        const res = await pool.request({
+          path: "/v1/chat/completions",
+          method: "POST",
+          headers: {
+            Host: "localhost",
+            Authorization: `Bearer ${personalKey}`,
+            "Content-Type": "application/json",
+          },
+          // An async iterable is sent chunked: the server cannot know how much is still to come.
+          body: Readable.from(
+            (async function* () {
+              yield piece.subarray(0, 32 * 1024);
+              yield piece.subarray(32 * 1024);
+            })(),
+          ),
+        });
+        await res.body.text();
+        expect(res.statusCode).toBe(403);
+        expect(res.headers.connection).toBe("close");
+        const next = await send(pool, "/api/v1/projects", "GET");
+        expect(next.socketError).toBeUndefined();
+        expect(next.status).toBe(200);
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("keeps the connection after a body within the bound: one connection for the whole exchange", async () => {
+    const pool = new Pool(origin, { connections: 1, pipelining: 1 });
+    let connects = 0;
+    pool.on("connect", () => {
+      connects += 1;
+    });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const refused = await send(pool, "/v1/chat/completions", "POST", chatBody(200 * 1024));
+        expect(refused.status).toBe(403);
+        expect(refused.connection).not.toBe("close");
+        expect((await send(pool, "/api/v1/projects", "GET")).status).toBe(200);
+      }
+      expect(connects).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+});
