@@ -9,6 +9,7 @@
  *                               interrupted and queued again (default 30000); a second signal exits at once
  */
 import "../lib/server/job-types";
+import { readBlobStoreConfig } from "../lib/server/config";
 import { closeDb, openDb, setDb, targetFromEnv } from "../lib/server/db/client";
 import { registeredJobTypes } from "../lib/server/jobs/registry";
 import { defaultWorkerId, startRunnerLanes } from "../lib/server/jobs/runner";
@@ -23,6 +24,7 @@ function nonNegativeInt(value: string | undefined, fallback: number): number {
 async function main(): Promise<void> {
   try {
     // A worker runs users' programs: no start without their sandbox (LAYERLINE_SANDBOX=off to opt out).
+    readBlobStoreConfig(); // object-store settings that cannot work: a clear message, no start
     await checkSandbox({ production: true });
   } catch (err) {
     console.error(`\nLayerline cannot start: ${err instanceof Error ? err.message : String(err)}\n`);

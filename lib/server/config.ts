@@ -30,3 +30,94 @@ export function internalApiUrl(env: NodeJS.ProcessEnv = process.env): string {
   if (explicit) return explicit.replace(/\/+$/, "");
   return `http://127.0.0.1:${env.PORT || "3000"}`;
 }
+
+/** Where stored bytes live (BLOB_STORE): the local disk under DATA_DIR, or an S3-compatible bucket. */
+export type BlobStoreConfig = { driver: "local" } | S3BlobStoreConfig;
+
+export interface S3BlobStoreConfig {
+  driver: "s3";
+  bucket: string;
+  region: string;
+  /** Unset for AWS itself. */
+  endpoint: string | undefined;
+  forcePathStyle: boolean;
+  /** Unset: the AWS SDK's default chain (instance role, AWS_PROFILE, web identity …). */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
+}
+
+/** A setting that cannot work: the message names the variable and what to do. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Environment variables (process.env, or a plain object in tests). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const value = env[name]?.trim().toLowerCase();
+  if (!value) return fallback;
+  if (value === "true" || value === "1") return true;
+  if (value === "false" || value === "0") return false;
+  throw new ConfigError(`${name} must be "true" or "false" (got "${env[name]}").`);
+}
+
+/** Reads and checks the object-store settings; throws ConfigError with a clear message. */
+export function readBlobStoreConfig(env: Env = process.env): BlobStoreConfig {
+  const driver = env.BLOB_STORE?.trim().toLowerCase() || undefined;
+  if (driver === undefined && env.S3_BUCKET?.trim())
+    throw new ConfigError(
+      "S3_BUCKET is set but BLOB_STORE is not: set BLOB_STORE=s3 to store files in the bucket (or BLOB_STORE=local to keep them on this disk).",
+    );
+  if (driver === undefined || driver === "local") return { driver: "local" };
+  if (driver !== "s3") throw new ConfigError(`BLOB_STORE must be "local" or "s3" (got "${env.BLOB_STORE}").`);
+
+  const bucket = env.S3_BUCKET?.trim() ?? "";
+  if (!bucket) throw new ConfigError("BLOB_STORE=s3 needs S3_BUCKET: the name of an existing bucket.");
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    throw new ConfigError(
+      `S3_BUCKET "${bucket}" is not a valid bucket name: 3 to 63 lower-case letters, digits, dots and hyphens.`,
+    );
+
+  const rawEndpoint = env.S3_ENDPOINT?.trim() || undefined;
+  let endpoint: string | undefined;
+  if (rawEndpoint) {
+    let url: URL;
+    try {
+      url = new URL(rawEndpoint);
+    } catch {
+      throw new ConfigError(
+        `S3_ENDPOINT must be a URL such as http://127.0.0.1:9000 (got "${rawEndpoint}").`,
+      );
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new ConfigError(`S3_ENDPOINT must be an http:// or https:// URL (got "${rawEndpoint}").`);
+    endpoint = rawEndpoint.replace(/\/+$/, "");
+  }
+
+  const region = env.S3_REGION?.trim() || env.AWS_REGION?.trim() || (endpoint ? "us-east-1" : "");
+  if (!region) throw new ConfigError("BLOB_STORE=s3 on AWS needs S3_REGION (for example eu-west-1).");
+
+  const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim() || undefined;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim() || undefined;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey))
+    throw new ConfigError(
+      `${accessKeyId ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID"} is missing: set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or neither (to use the instance's role).`,
+    );
+  const sessionToken = env.AWS_SESSION_TOKEN?.trim() || undefined;
+
+  return {
+    driver: "s3",
+    bucket,
+    region,
+    endpoint,
+    // Servers of our own (an endpoint) rarely have per-bucket host names; AWS prefers virtual hosts.
+    forcePathStyle: flag(env, "S3_FORCE_PATH_STYLE", endpoint !== undefined),
+    credentials:
+      accessKeyId && secretAccessKey
+        ? { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) }
+        : undefined,
+  };
+}

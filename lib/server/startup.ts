@@ -1,3 +1,4 @@
+import { readBlobStoreConfig } from "./config";
 import { getDb, targetFromEnv } from "./db/client";
 import "./job-types";
 import { ensureInProcessRunner } from "./jobs/runner";
@@ -30,6 +31,8 @@ export async function checkSandbox(opts: { production?: boolean } = {}): Promise
  * a start that must refuse without the sandbox (npm start), whatever NODE_ENV says.
  */
 export async function onServerStarted(opts: { production?: boolean } = {}): Promise<void> {
+  // Object-store settings that cannot work stop the start with a clear message (ConfigError).
+  readBlobStoreConfig();
   await checkSandbox(opts);
   // In embedded mode the job runner lives in the server process (PGlite has one owner); with
   // PostgreSQL it runs here too unless LAYERLINE_WORKERS=external hands jobs to `npm run worker`.

@@ -15,7 +15,7 @@ import { PayloadTooLargeError } from "../errors";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
-export function blobRoot(env: NodeJS.ProcessEnv = process.env): string {
+export function blobRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (env.BLOB_DIR) return path.resolve(/* turbopackIgnore: true */ env.BLOB_DIR);
   if (env.DATA_DIR === ":memory:") return path.join(os.tmpdir(), `layerline-blobs-${process.pid}`);
   return path.join(path.resolve(/* turbopackIgnore: true */ env.DATA_DIR ?? ".data"), "blobs");
