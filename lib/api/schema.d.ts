@@ -1262,7 +1262,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download the job's generated training code (the files its worker runs) as a ZIP */
+        /** Download the job's training code (the files its worker ran), its prepared dataset (data/) and the command that trains it again, as a ZIP */
         get: operations["downloadTrainingCode"];
         put?: never;
         post?: never;
@@ -1858,6 +1858,46 @@ export interface paths {
          * @description For the deployment's owner (personal API key or web session; a deployment key is refused with 403). The body holds exactly one of `inputs` (any model, as for predict), `prompt` or `messages` (language models), with generation parameters for language models. Answers `text/event-stream` at once: `output` events — `{index, output}` per instance for ordinary models, in input order; `{index, token}` per generated character for language models (several characters when a possible stop sequence held them back) — then `done` — `{revision, count}`, plus `completions: [{index, text, finish_reason, prompt_tokens, completion_tokens}]` for language models. Refusals (paused: 503, bad instances: 422, …) are ordinary problem responses before the stream; an error after it started ends it with an `error` event `{status, detail}`. Closing the connection stops the generation.
          */
         post: operations["streamPredictSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inference/{deployment_id}/predict/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Predict 1–100 instances as the deployment's owner (outputs in input order)
+         * @description The same body and answer as POST …/predict. For the deployment's owner (web session or personal API key; another account gets 404, a deployment key 403): the console tries the model with it, without the deployment key. The call is logged in the deployment's request log and counted against its rate limit like a call with its key.
+         */
+        post: operations["predictAsOwner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inference/{deployment_id}/schema/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inference schema (as GET …/schema) for the deployment's owner
+         * @description The same answer as GET …/schema. For the deployment's owner (web session or personal API key; another account gets 404, a deployment key 403): the console tries the model with it, without the deployment key. The call is logged in the deployment's request log and counted against its rate limit like a call with its key.
+         */
+        get: operations["getInferenceSchemaAsOwner"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3887,6 +3927,60 @@ export interface components {
             reason: string | null;
             /** @description When it fits: what will be done to the data (image datasets: pictures converted to the Input's channels, resized to its height × width, unreadable files skipped) */
             notes: string[];
+            /** @description Projects: every way the model and the dataset disagree (also those that are only converted, such as channels and picture size); empty for base models */
+            mismatches: components["schemas"]["TrainingDatasetMismatch"][];
+            /** @description The dataset's shape, to adapt a model to it; null when no model can be sized to it */
+            shape: {
+                /** @description What a model sized to this dataset is built for */
+                data: {
+                    /** @enum {string} */
+                    kind: "table";
+                    /** @description Values per sample after encoding (one-hot columns) */
+                    features: number;
+                    target: {
+                        /** @enum {string} */
+                        kind: "classes";
+                        count: number;
+                    } | {
+                        /** @enum {string} */
+                        kind: "value";
+                    };
+                } | {
+                    /** @enum {string} */
+                    kind: "images";
+                    channels: 1 | 3;
+                    height: number;
+                    width: number;
+                    classes: number;
+                } | {
+                    /** @enum {string} */
+                    kind: "text";
+                    vocabulary: number;
+                };
+                target: string | null;
+                /** @description Class names when known (at most 20) */
+                labels: string[];
+                /** @description A table whose features are a picture's pixels: that picture */
+                layout: {
+                    channels: 1 | 3;
+                    height: number;
+                    width: number;
+                } | null;
+                /** @description Image datasets: the one size of every picture, or null when sizes differ */
+                picture_size: {
+                    height: number;
+                    width: number;
+                } | null;
+            } | null;
+        };
+        TrainingDatasetMismatch: {
+            /** @enum {string} */
+            kind: "model" | "inputs" | "task" | "classes" | "channels" | "size" | "vocabulary";
+            message: string;
+            /** @description What “Fit to dataset” changes, or null when it cannot */
+            fix: string | null;
+            /** @description Training refuses the dataset until it is resolved (channels and size are converted) */
+            blocking: boolean;
         };
         TrainingRuntimeList: {
             items: {
@@ -4007,18 +4101,27 @@ export interface components {
             seconds: number | null;
             /** @description seconds ÷ compute seconds per credit */
             credits: number | null;
-            /** @description seconds = (start + epochs × (steps × step_seconds + epoch_seconds) + training FLOPs ÷ FLOP/s) × factor; the coefficients are measured on the runner by a micro-benchmark (torch: a tiny and a wide MLP, a checkpoint save) */
+            /** @description seconds = start + end + epochs × (steps × step_seconds + validation steps × step_seconds ÷ 2 + epoch_seconds + report_seconds) + training FLOPs ÷ FLOP/s; the coefficients are measured on the runner by a micro-benchmark (torch: the program's imports, a tiny and a wide MLP, a checkpoint save, an ONNX export) and by this service's jobs; with jobs of the same shape, start + end + epochs × their measured seconds per epoch */
             calibration: {
-                /** @enum {string} */
-                source: "measured_jobs" | "microbenchmark";
-                /** @description Succeeded jobs of this runtime that were compared */
+                /**
+                 * @description same_shape_jobs: your own succeeded jobs of this shape (graph, dataset version, batch size, validation split) measured the seconds per epoch; measured_jobs: this service's recent jobs measured the per-epoch upload cost; microbenchmark: the runner's benchmark alone
+                 * @enum {string}
+                 */
+                source: "same_shape_jobs" | "measured_jobs" | "microbenchmark";
+                /** @description Succeeded jobs that were compared */
                 jobs: number;
-                /** @description Median of measured ÷ modelled seconds over those jobs (1 from the micro-benchmark) */
+                /** @description The estimate ÷ the runner model's seconds (1 unless jobs of the same shape set it) */
                 factor: number;
+                /** @description Sandbox, interpreter and the program's imports */
                 start_seconds: number;
                 step_seconds: number;
+                /** @description Checkpoint save, per epoch */
                 epoch_seconds: number;
                 flops_per_second: number;
+                /** @description The export after training (ONNX and weights) */
+                end_seconds: number;
+                /** @description Each epoch's uploads (metrics and checkpoint) through the API, measured by this service's jobs */
+                report_seconds: number;
             } | null;
         };
         /**
@@ -13943,6 +14046,175 @@ export interface operations {
             };
             /** @description Validation failed */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The deployment is paused (or not ready); see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    predictAsOwner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deployment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PredictRequest"];
+            };
+        };
+        responses: {
+            /** @description One output per instance, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PredictResponse"];
+                };
+            };
+            /** @description Malformed request body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The deployment is paused (or not ready); see Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getInferenceSchemaAsOwner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deployment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schemas and an example */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InferenceSchema"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential of the wrong kind, or action not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

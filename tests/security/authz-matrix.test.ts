@@ -711,6 +711,27 @@ beforeAll(async () => {
   fx = await createFixtures();
 }, 120_000);
 
+describe("inference routes' credentials", () => {
+  it("take a deployment key, or else the owner's own credentials, never both on one route", () => {
+    // decisions.md: a personal key never works on the keyed inference routes; the owner's routes
+    // (…/session: the console's try-it, the streaming session) take the session or personal key
+    // and refuse deployment keys. The matrix below checks each; this keeps them apart.
+    const inference = operations(openApiContract(app).doc).filter((o) =>
+      o.path.startsWith("/api/v1/inference/"),
+    );
+    const kinds = inference.map((o) => `${o.method} ${o.path}: ${[...o.schemes].sort().join(" ")}`);
+    for (const k of kinds) expect(k).toMatch(/: (deploymentKey|personalApiKey webSession)$/);
+    const owners = kinds.filter((k) => k.endsWith("personalApiKey webSession"));
+    expect([...owners].sort()).toEqual(
+      [
+        "GET /api/v1/inference/{deployment_id}/schema/session: personalApiKey webSession",
+        "POST /api/v1/inference/{deployment_id}/predict/session: personalApiKey webSession",
+        "POST /api/v1/inference/{deployment_id}/predict/stream/session: personalApiKey webSession",
+      ].sort(),
+    );
+  });
+});
+
 describe("authorization matrix (every operation × every credential)", () => {
   it("answers each credential as decisions.md says", async () => {
     const ops = operations(openApiContract(app).doc);

@@ -7,6 +7,8 @@ import * as h from "./deployments.handlers";
 import * as r from "./deployments.routes";
 import * as ih from "./inference.handlers";
 import * as ir from "./inference.routes";
+import * as oh from "./inference-owner.handlers";
+import * as or from "./inference-owner.routes";
 import * as mh from "./monitoring.handlers";
 import * as mr from "./monitoring.routes";
 import { callEnded, callStarted, recordRequest } from "./request-log";
@@ -46,4 +48,6 @@ export const deploymentsRouter = createRouter()
   .openapi(ir.batchPredict, ih.batchPredict)
   .openapi(ir.getInferenceSchema, ih.getInferenceSchema)
   .openapi(ir.getInferenceHealth, ih.getInferenceHealth)
-  .openapi(sr.streamPredictSession, sh.streamPredictSession);
+  .openapi(sr.streamPredictSession, sh.streamPredictSession)
+  .openapi(or.predictAsOwner, oh.predictAsOwner)
+  .openapi(or.getInferenceSchemaAsOwner, oh.getInferenceSchemaAsOwner);

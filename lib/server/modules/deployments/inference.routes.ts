@@ -24,7 +24,7 @@ export const PREDICT_JSON_BYTES = 8 * 1024 * 1024;
 const BATCH_JSON_BYTES = 96 * 1024 * 1024;
 const auth = { security: security(["deployment_key"]), middleware: [credentials(["deployment_key"])] };
 const params = { params: deploymentIdParams };
-const unavailable = {
+export const unavailable = {
   503: {
     description: "The deployment is paused (or not ready); see Retry-After",
     headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" as const } } },

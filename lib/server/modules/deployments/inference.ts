@@ -16,6 +16,7 @@ import {
 import { withWarmModel } from "../serving/model-cache";
 import type { Prediction } from "../training/artifact-reader";
 import { servingTarget } from "./deployments";
+import { checkRequiredFields, requiredFieldsSchema } from "./inference-fields";
 
 const PAUSED_RETRY_AFTER_S = 60;
 
@@ -67,6 +68,7 @@ export async function predict(
 ): Promise<{ outputs: Prediction[]; revision: number }> {
   const { revision } = await target(db, caller, deploymentId);
   const outputs = await withWarmModel(revision, async (model) => {
+    checkRequiredFields(model.manifest, instances);
     validateInstances(model.manifest, instances);
     return model.batcher.predict(instances);
   });
@@ -95,7 +97,7 @@ export async function inferenceSchema(db: Db, caller: DeploymentCaller, deployme
   const { revision } = await target(db, caller, deploymentId);
   const m = await withWarmModel(revision, async (model) => model.manifest);
   return {
-    input_schema: inputJsonSchema(m),
+    input_schema: requiredFieldsSchema(m, inputJsonSchema(m)),
     output_schema: outputJsonSchema(m),
     example: { inputs: [exampleInstance(m)] },
     revision: revision.number,

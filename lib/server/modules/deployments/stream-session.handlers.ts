@@ -4,6 +4,7 @@ import { currentUser } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
 import { pushStreamResponse } from "../../http/push-stream";
 import type { GenerationParams } from "../serving/text-generation";
+import { ownerCaller } from "./inference-owner";
 import { startStreamSession, streamErrorData } from "./stream-session";
 import type * as r from "./stream-session.routes";
 
@@ -23,19 +24,22 @@ function generationOf(b: r.StreamSessionBody): Partial<GenerationParams> | null 
 
 export const streamPredictSession: RouteHandler<typeof r.streamPredictSession, AppEnv> = async (c) => {
   const body = c.req.valid("json");
+  const id = c.req.valid("param").deployment_id;
+  // The owner only; logged and rate-limited against the deployment like a keyed call.
+  const owner = await ownerCaller(c, id);
+  if (body.inputs) c.set("inferenceInstances", body.inputs.length);
   const produce = await startStreamSession(
     c.get("db"),
     currentUser(c).id,
-    c.req.valid("param").deployment_id,
+    id,
     {
       inputs: body.inputs,
       prompt: body.prompt,
       messages: body.messages,
       generation: generationOf(body),
     },
+    owner.serving,
   );
-  // The owner's call is logged in the deployment's request log like a key's (request-logging.ts).
-  c.set("servedDeploymentId", c.req.valid("param").deployment_id);
   const requestId = c.get("requestId");
   return pushStreamResponse(
     async (write, signal) => {

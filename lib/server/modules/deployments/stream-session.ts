@@ -11,6 +11,7 @@
  * `completions: [{index, text, finish_reason, prompt_tokens, completion_tokens}]`.
  */
 import type { Db } from "../../db/client";
+import type { ServingTarget } from "../../db/schema";
 import { BadRequestError, DomainError } from "../../errors";
 import { validateInstances } from "../serving/instance-schema";
 import { withWarmModel } from "../serving/model-cache";
@@ -24,6 +25,7 @@ import {
 } from "../serving/text-generation";
 import type { ModelManifest } from "../training/artifact-reader";
 import { servingDeployment } from "./inference";
+import { checkRequiredFields } from "./inference-fields";
 import type { ChatMessage } from "./openai.schemas";
 import { CHAT_STOP_SEQUENCES, renderChatPrompt } from "./openai-compat";
 
@@ -53,15 +55,20 @@ export async function startStreamSession(
   ownerId: string,
   deploymentId: string,
   req: StreamSessionRequest,
+  /** The deployment's rows, read when the owner was checked in this request (no second read). */
+  prefetched?: ServingTarget,
 ): Promise<SessionProducer> {
-  const { revision } = await servingDeployment(db, deploymentId, ownerId);
+  const { revision } = await servingDeployment(db, deploymentId, ownerId, prefetched);
   const manifest = revision.artifactManifest as unknown as ModelManifest;
   const lm = isLanguageModel(manifest);
   if (!lm && (req.prompt !== undefined || req.messages !== undefined || req.generation !== null))
     throw new BadRequestError(
       "`prompt`, `messages` and generation parameters apply to language models only; send `inputs`.",
     );
-  if (req.inputs) validateInstances(manifest, req.inputs);
+  if (req.inputs) {
+    checkRequiredFields(manifest, req.inputs);
+    validateInstances(manifest, req.inputs);
+  }
   // Load errors answer as errors, before the stream starts.
   await withWarmModel(revision, async () => undefined);
 
