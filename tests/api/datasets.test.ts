@@ -676,14 +676,16 @@ describe("browse, read, update, delete", () => {
     const files = [ds.json.version.id, v2.json.version.id];
     for (const f of files) expect(datasetBlobFiles(blobDir)).toContain(f);
 
+    // A model sized to the dataset (a job whose dataset does not fit its model is refused).
     const project = await call(app, "POST", "/api/v1/projects", {
       key,
-      body: { name: "p", template: "mlp-classifier" },
+      body: { name: "p", dataset_id: id },
     });
     const job = await call(app, "POST", "/api/v1/training/jobs", {
       key,
       body: { project_id: project.json.id, dataset_id: id, runtime: "external" },
     });
+    expect(job.status, job.text).toBe(201);
     const jobId = job.json.id;
     const busy = await call(app, "DELETE", `/api/v1/datasets/${id}`, { key });
     expect(busy.status).toBe(409);

@@ -451,7 +451,8 @@ describe("runtimes and dataset fit", () => {
     const { key } = await signUpWithKey(app);
     const rows = [
       ["a", "b", "c", "d", "label"],
-      ...Array.from({ length: 30 }, (_, i) => [i, i * 2, i % 3, 1, i % 3 ? "x" : "y"]),
+      // Four features and three classes: it fits the Iris model (a dataset that does not is refused).
+      ...Array.from({ length: 30 }, (_, i) => [i, i * 2, i % 3, 1, ["x", "y", "z"][i % 3]]),
     ];
     const up = await upload(app, key, csv(rows), "small.csv");
     expect(up.status, up.text).toBe(201);

@@ -3,6 +3,8 @@
  * data read). Also the column plan (which columns are features and target, and how) that
  * materialisation follows, so the answer and the prepared data always agree.
  */
+
+import { fmtShape, type ModelIO, modelIO, numel, taskMismatch } from "../../../ml/fit-model-io";
 import type { ArchitectureGraph, ImageResizeMode } from "../../../ml/graph-types";
 import type { AnalyzableGraph, GraphAnalysis } from "../../../ml/infer-graph";
 import type { ColumnRole, DatasetProfile, DatasetSchemaInfo, SchemaColumn } from "../../db/schema/datasets";
@@ -14,55 +16,8 @@ import { describeImageFit } from "./image-fit";
 /** A categorical feature with more categories than this is refused (mark it ignored instead). */
 export const MAX_CATEGORIES = 100;
 
-/** What a model takes and gives, as the dataset must match it. */
-export interface ModelIO {
-  inputShape: number[];
-  inputDtype: "float32" | "int64";
-  outputShape: number[];
-  loss: "cross_entropy" | "binary_cross_entropy" | "mse";
-  /** Smallest Embedding vocabulary, when the Input holds token ids. */
-  vocabSize: number | null;
-}
-
-export const numel = (shape: readonly number[]) => shape.reduce((a, b) => a * b, 1);
-export const fmtShape = (shape: readonly number[]) => `[${shape.join(", ")}]`;
-
-/** The model's Input and Output as analysed, or why they cannot be used. */
-export function modelIO(
-  graph: AnalyzableGraph,
-  analysis: GraphAnalysis,
-): { ok: true; io: ModelIO } | { ok: false; reason: string } {
-  const inputs = graph.nodes.filter((n) => n.type === "Input");
-  const outputs = graph.nodes.filter((n) => n.type === "Output");
-  if (inputs.length !== 1 || outputs.length !== 1)
-    return { ok: false, reason: "The model needs exactly one Input and one Output." };
-  const firstError = analysis.issues.find((i) => i.severity === "error");
-  if (firstError) return { ok: false, reason: `The model has errors: ${firstError.message}` };
-  const [input, output] = [inputs[0], outputs[0]];
-  const inputShape = analysis.shapes[input.id];
-  const outputShape = analysis.shapes[output.id];
-  const inParams = analysis.resolvedParams[input.id];
-  const outParams = analysis.resolvedParams[output.id];
-  if (!inputShape || !outputShape || !inParams || !outParams)
-    return { ok: false, reason: "The model's shapes cannot be inferred." };
-  const inputDtype = inParams.dtype === "int64" ? "int64" : "float32";
-  const loss =
-    outParams.loss === "binary_cross_entropy" || outParams.loss === "mse" ? outParams.loss : "cross_entropy";
-  const vocabs = graph.nodes.flatMap((n) => {
-    const p = analysis.resolvedParams[n.id];
-    return n.type === "Embedding" && p && typeof p.num_embeddings === "number" ? [p.num_embeddings] : [];
-  });
-  return {
-    ok: true,
-    io: {
-      inputShape,
-      inputDtype,
-      outputShape,
-      loss,
-      vocabSize: inputDtype === "int64" && vocabs.length > 0 ? Math.min(...vocabs) : null,
-    },
-  };
-}
+// What a model takes and gives: lib/ml/fit-model-io.ts (shared with the editor's "Fit to dataset").
+export { fmtShape, type ModelIO, modelIO, numel, taskMismatch } from "../../../ml/fit-model-io";
 
 // ---------------------------------------------------------------------------------------------
 // Which columns are used, and how (shared by describeDatasetFit and materializeDataset).
@@ -169,12 +124,6 @@ export type DatasetFit =
       notes?: string[];
     }
   | { fits: false; reason: string };
-
-export function taskMismatch(io: ModelIO, what: string): string {
-  return io.inputDtype === "int64"
-    ? `The model takes token ids (an int64 Input feeding an Embedding); ${what}.`
-    : `The model takes float features; ${what}.`;
-}
 
 /** Encoded values per sample and what each feature contributes, from a profile. */
 export function profiledWidth(

@@ -4,6 +4,8 @@
  * resized, and the answer says so); the Input must be a picture [C, H, W] with 1 or 3 channels and
  * the Output a classifier with one unit per class.
  */
+
+import { imageInputOf } from "../../../ml/fit-model-io";
 import { DEFAULT_IMAGE_RESIZE, type ImageResizeMode } from "../../../ml/graph-types";
 import type { ImageProfile } from "../../db/schema/datasets";
 
@@ -17,18 +19,8 @@ interface ModelIO {
 
 const fmtShape = (shape: readonly number[]) => `[${shape.join(", ")}]`;
 
-export interface ImageInputShape {
-  channels: 1 | 3;
-  height: number;
-  width: number;
-}
-
-/** The model's Input as a picture, or null when it is not one. */
-export function imageInputOf(io: ModelIO): ImageInputShape | null {
-  const [channels, height, width] = io.inputShape;
-  if (io.inputDtype !== "float32" || io.inputShape.length !== 3) return null;
-  return channels === 1 || channels === 3 ? { channels, height, width } : null;
-}
+// The picture an Input reads: lib/ml/fit-model-io.ts (shared with the editor's "Fit to dataset").
+export { type ImageInputShape, imageInputOf } from "../../../ml/fit-model-io";
 
 const MODE_NOTE: Record<ImageResizeMode, string> = {
   stretch: "stretch: the whole picture, its aspect ratio not kept",

@@ -1,9 +1,11 @@
 /**
  * What the studio (and any client) asks before starting a job: which runtimes this service offers,
- * which strategies the plan allows, and which datasets fit a project's model.
+ * which strategies the plan allows, and which datasets fit a project's model (with every mismatch and
+ * the dataset's shape, for "Fit to dataset").
  */
 import type { z } from "@hono/zod-openapi";
 import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { fitModelToDataset } from "../../../ml/fit-dataset";
 import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
 import type { UserRow } from "../../db/schema";
@@ -14,6 +16,7 @@ import { resolveBaseModel } from "../catalog/base-model-sources";
 import { BUILTIN_DATASETS, builtinVersionData, builtinVersionId } from "../datasets/builtin";
 import { architectureOf } from "./architecture";
 import { type DatasetFit, type DatasetFitInput, describeDatasetFit } from "./dataset-fit";
+import { datasetShapeOf } from "./dataset-shape";
 import { resolveRuntime } from "./executors";
 import { baseModelFit } from "./foundation-runs";
 import { STRATEGIES } from "./jobs";
@@ -65,10 +68,10 @@ async function fitJudge(
   db: Db,
   user: UserRow,
   q: z.infer<typeof datasetFitQuerySchema>,
-): Promise<(ds: DatasetFitInput) => DatasetFit> {
+): Promise<(ds: DatasetFitInput) => DatasetFit & Pick<Item, "mismatches" | "shape">> {
   if (q.base_model_id !== undefined) {
     const { entry } = await resolveBaseModel(db, user.id, q.base_model_id);
-    return (ds) => baseModelFit(entry, ds);
+    return (ds) => ({ ...baseModelFit(entry, ds), mismatches: [], shape: datasetShapeOf(ds) });
   }
   if (q.project_id === undefined)
     throw new ValidationError("Give a project_id or a base_model_id.", [
@@ -76,8 +79,17 @@ async function fitJudge(
     ]);
   const arch = await architectureOf(db, user.id, q.project_id, q.version_id);
   const analysis = analyzeGraph(arch.graph);
-  return (ds) => describeDatasetFit(arch.graph, analysis, ds, arch.config.resize);
+  return (ds) => {
+    const shape = datasetShapeOf(ds);
+    return {
+      ...describeDatasetFit(arch.graph, analysis, ds, arch.config.resize),
+      mismatches: shape ? fitModelToDataset(arch.graph, shape).mismatches : [],
+      shape,
+    };
+  };
 }
+
+type Item = z.infer<typeof datasetFitListSchema>["items"][number];
 
 export async function datasetFit(
   db: Db,
@@ -112,6 +124,8 @@ export async function datasetFit(
       fits: verdict.fits,
       reason: verdict.fits ? null : verdict.reason,
       notes: verdict.fits ? (verdict.notes ?? []) : [],
+      mismatches: verdict.mismatches,
+      shape: verdict.shape,
     });
   }
   for (const b of BUILTIN_DATASETS) {
@@ -134,6 +148,8 @@ export async function datasetFit(
       fits: verdict.fits,
       reason: verdict.fits ? null : verdict.reason,
       notes: verdict.fits ? (verdict.notes ?? []) : [],
+      mismatches: verdict.mismatches,
+      shape: verdict.shape,
     });
   }
   items.sort((a, b) => Number(b.fits) - Number(a.fits));

@@ -388,6 +388,53 @@ export const datasetFitQuerySchema = z
     message: "Give exactly one of project_id and base_model_id",
     path: ["project_id"],
   });
+const count = () => z.number().int().min(0);
+/** A dataset as "Fit to dataset" needs it (lib/ml/fit-dataset.ts's DatasetShape); inline, as it is nullable. */
+export const datasetShapeSchema = z.object({
+  data: z
+    .union([
+      z.object({
+        kind: z.literal("table"),
+        features: count().openapi({ description: "Values per sample after encoding (one-hot columns)" }),
+        target: z.union([
+          z.object({ kind: z.literal("classes"), count: count() }),
+          z.object({ kind: z.literal("value") }),
+        ]),
+      }),
+      z.object({
+        kind: z.literal("images"),
+        channels: z.union([z.literal(1), z.literal(3)]),
+        height: count(),
+        width: count(),
+        classes: count(),
+      }),
+      z.object({ kind: z.literal("text"), vocabulary: count() }),
+    ])
+    .openapi({ description: "What a model sized to this dataset is built for" }),
+  target: z.string().nullable(),
+  labels: z.array(z.string()).openapi({ description: "Class names when known (at most 20)" }),
+  layout: z
+    .object({ channels: z.union([z.literal(1), z.literal(3)]), height: count(), width: count() })
+    .nullable()
+    .openapi({ description: "A table whose features are a picture's pixels: that picture" }),
+  picture_size: z
+    .object({ height: count(), width: count() })
+    .nullable()
+    .openapi({ description: "Image datasets: the one size of every picture, or null when sizes differ" }),
+});
+export const datasetMismatchSchema = z
+  .object({
+    kind: z.enum(["model", "inputs", "task", "classes", "channels", "size", "vocabulary"]),
+    message: z.string(),
+    fix: z
+      .string()
+      .nullable()
+      .openapi({ description: "What “Fit to dataset” changes, or null when it cannot" }),
+    blocking: z.boolean().openapi({
+      description: "Training refuses the dataset until it is resolved (channels and size are converted)",
+    }),
+  })
+  .openapi("TrainingDatasetMismatch");
 export const datasetFitSchema = z
   .object({
     dataset_id: z.string(),
@@ -402,6 +449,14 @@ export const datasetFitSchema = z
       description:
         "When it fits: what will be done to the data (image datasets: pictures converted to the Input's " +
         "channels, resized to its height × width, unreadable files skipped)",
+    }),
+    mismatches: z.array(datasetMismatchSchema).openapi({
+      description:
+        "Projects: every way the model and the dataset disagree (also those that are only converted, " +
+        "such as channels and picture size); empty for base models",
+    }),
+    shape: datasetShapeSchema.nullable().openapi({
+      description: "The dataset's shape, to adapt a model to it; null when no model can be sized to it",
     }),
   })
   .openapi("TrainingDatasetFit");
@@ -518,21 +573,31 @@ export const estimateSchema = z
     credits: z.number().nullable().openapi({ description: "seconds ÷ compute seconds per credit" }),
     calibration: z
       .object({
-        source: z.enum(["measured_jobs", "microbenchmark"]),
-        jobs: z.number().int().openapi({ description: "Succeeded jobs of this runtime that were compared" }),
-        factor: z.number().openapi({
-          description: "Median of measured ÷ modelled seconds over those jobs (1 from the micro-benchmark)",
+        source: z.enum(["same_shape_jobs", "measured_jobs", "microbenchmark"]).openapi({
+          description:
+            "same_shape_jobs: your own succeeded jobs of this shape (graph, dataset version, batch size, validation split) measured the seconds per epoch; " +
+            "measured_jobs: this service's recent jobs measured the per-epoch upload cost; microbenchmark: the runner's benchmark alone",
         }),
-        start_seconds: z.number(),
+        jobs: z.number().int().openapi({ description: "Succeeded jobs that were compared" }),
+        factor: z.number().openapi({
+          description: "The estimate ÷ the runner model's seconds (1 unless jobs of the same shape set it)",
+        }),
+        start_seconds: z.number().openapi({ description: "Sandbox, interpreter and the program's imports" }),
         step_seconds: z.number(),
-        epoch_seconds: z.number(),
+        epoch_seconds: z.number().openapi({ description: "Checkpoint save, per epoch" }),
         flops_per_second: z.number(),
+        end_seconds: z.number().openapi({ description: "The export after training (ONNX and weights)" }),
+        report_seconds: z.number().openapi({
+          description:
+            "Each epoch's uploads (metrics and checkpoint) through the API, measured by this service's jobs",
+        }),
       })
       .nullable()
       .openapi({
         description:
-          "seconds = (start + epochs × (steps × step_seconds + epoch_seconds) + training FLOPs ÷ FLOP/s) × factor; " +
-          "the coefficients are measured on the runner by a micro-benchmark (torch: a tiny and a wide MLP, a checkpoint save)",
+          "seconds = start + end + epochs × (steps × step_seconds + validation steps × step_seconds ÷ 2 + epoch_seconds + report_seconds) + training FLOPs ÷ FLOP/s; " +
+          "the coefficients are measured on the runner by a micro-benchmark (torch: the program's imports, a tiny and a wide MLP, a checkpoint save, an ONNX export) " +
+          "and by this service's jobs; with jobs of the same shape, start + end + epochs × their measured seconds per epoch",
       }),
   })
   .openapi("TrainingEstimate");
