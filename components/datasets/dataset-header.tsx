@@ -1,6 +1,7 @@
 "use client";
 
 import { Globe2, Lock, Settings, UploadCloud } from "lucide-react";
+import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { HeaderStat, PageHeader } from "@/components/ui/page-header";
@@ -12,6 +13,29 @@ function Stat({ label, value, testId }: { label: string; value: string; testId?:
   return (
     <HeaderStat label={label} testId={testId} className="min-w-20">
       {value}
+    </HeaderStat>
+  );
+}
+
+/**
+ * The column the studio guessed (or the owner chose) as what a model predicts, with one click to the
+ * Roles tab to change it.
+ */
+function TargetStat({ dataset }: { dataset: Dataset }) {
+  const target = Object.entries(dataset.roles ?? {}).find(([, role]) => role === "target")?.[0] ?? null;
+  return (
+    <HeaderStat label="Target" className="min-w-20">
+      <span className="inline-flex items-baseline gap-2">
+        <span data-testid="guessed-target" className={target ? "font-mono" : "text-muted"}>
+          {target ?? "None"}
+        </span>
+        {dataset.read_only ? null : (
+          <Link href="?tab=roles" scroll={false} className="text-xs font-normal text-accent hover:underline">
+            {target ? "Change" : "Choose"}
+            <span className="sr-only"> the target column</span>
+          </Link>
+        )}
+      </span>
     </HeaderStat>
   );
 }
@@ -88,6 +112,7 @@ export function DatasetHeader({
           testId="header-rows"
         />
         <Stat label="Columns" value={formatCount((version?.schema.columns ?? dataset.columns).length)} />
+        <TargetStat dataset={dataset} />
         <Stat label="Size" value={formatBytes(version?.size_bytes ?? dataset.size_bytes)} />
         <Stat
           label="Version"

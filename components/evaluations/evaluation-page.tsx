@@ -3,6 +3,7 @@
 import { Loader2, SearchX } from "lucide-react";
 import Link from "next/link";
 import { useMemo, useState } from "react";
+import { DeployButton } from "@/components/deployments/deploy-button";
 import { errorMessage } from "@/components/training/error-message";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
@@ -153,6 +154,12 @@ export function EvaluationPage({ evaluationId }: { evaluationId: string }) {
         ]}
         current="Evaluation"
         badges={<EvaluationStateBadge state={e.state} />}
+        actions={
+          // The figures are in: the next step is to put the model behind a key.
+          e.state === "succeeded" && job.data?.state === "succeeded" && job.data.artifact ? (
+            <DeployButton jobId={job.data.id} jobName={job.data.name} />
+          ) : null
+        }
         description={
           <>
             <Link
