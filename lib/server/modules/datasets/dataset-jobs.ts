@@ -10,7 +10,7 @@ import { ensureInProcessRunner } from "../../jobs/runner";
 import type { Viewer } from "./access";
 import type { taskSchemaOut } from "./datasets.schemas";
 import { fetchUrlToBlob, precheckUrl } from "./fetch-url";
-import { commitStoredFile, datasetBlobPath, refOfKey } from "./ingest";
+import { commitStoredFile, datasetFile } from "./ingest";
 import { FileBudget } from "./limits";
 import { scanFileForPii } from "./pii-scan";
 import { ownedVersion } from "./versions";
@@ -80,7 +80,7 @@ export const piiScanJob = defineJobType({
       .from(datasetVersions)
       .where(and(eq(datasetVersions.id, p.version_id), eq(datasetVersions.datasetId, p.dataset_id)));
     if (!version) throw new Error("The dataset version was deleted before it could be scanned.");
-    const scanned = await scanFileForPii(datasetBlobPath(refOfKey(version.blobKey)), version.schema, {
+    const scanned = await scanFileForPii(await datasetFile(version.blobKey), version.schema, {
       rowCount: version.rowCount ?? 0,
       signal: ctx.signal,
       onProgress: (f) => void ctx.reportProgress(f, "Scanning"),

@@ -12,10 +12,9 @@ import {
 } from "../../db/schema";
 import type { ColumnRole } from "../../db/schema/datasets";
 import { ConflictError, ValidationError } from "../../errors";
-import { deleteBlob } from "../../storage/blob-store";
 import { currentVersionOf, type DatasetRef, ownedDataset, readableDataset, type Viewer } from "./access";
 import { BUILTIN_DATASETS, type BuiltinDataset, builtinVersionData } from "./builtin";
-import { refOfKey } from "./ingest";
+import { deleteDatasetFile } from "./ingest";
 import { applyRoleUpdate, inferTask } from "./roles";
 import { dropRowCache } from "./row-cache";
 import { builtinDatasetView, type DatasetView, storedDatasetView } from "./views";
@@ -177,7 +176,7 @@ export async function deleteDataset(db: Db, user: Viewer, id: string): Promise<v
     await tx.delete(datasets).where(and(eq(datasets.id, id), eq(datasets.ownerId, user.id)));
   });
   for (const v of versions) {
-    await deleteBlob(refOfKey(v.blobKey)).catch((err: unknown) => {
+    await deleteDatasetFile(v.blobKey).catch((err: unknown) => {
       console.error(`could not delete dataset blob ${v.blobKey}`, err instanceof Error ? err.message : err);
     });
     await dropRowCache(v.id).catch((err: unknown) => {

@@ -5,12 +5,11 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type DatasetFormat, datasets } from "../../db/schema";
 import { NotFoundError } from "../../errors";
-import { openBlob } from "../../storage/blob-store";
+import { blobStore } from "../../storage/blob-stores";
 import { currentVersionOf, readableDataset, type Viewer, versionOf } from "./access";
 import { builtinPath, builtinVersionData, builtinVersionId, findBuiltin, isBuiltinId } from "./builtin";
 import { datasetView } from "./datasets";
 import type { metaSchema } from "./datasets.schemas";
-import { refOfKey } from "./ingest";
 import { consumeDownloadLink, mintDownloadLink, type SignedLinkParams } from "./signed-links";
 
 /** GET /meta (with a fresh signed link) and GET /download (with a credential or that link). */
@@ -90,7 +89,7 @@ async function openVersionFile(db: Db, datasetId: string, versionId: string): Pr
   const [dataset] = await db.select({ id: datasets.id }).from(datasets).where(eq(datasets.id, datasetId));
   if (!dataset) throw new NotFoundError("Dataset");
   const v = await versionOf(db, datasetId, versionId);
-  const blob = await openBlob(refOfKey(v.blobKey));
+  const blob = await blobStore().get(v.blobKey);
   if (!blob) throw new NotFoundError("Dataset file");
   return {
     stream: blob.stream,

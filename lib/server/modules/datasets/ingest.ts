@@ -1,10 +1,11 @@
-import { createHash } from "node:crypto";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { datasets, datasetVersions, users } from "../../db/schema";
+import { NotFoundError } from "../../errors";
 import { newId } from "../../ids";
-import { type BlobRef, blobKey, blobRoot, deleteBlob, putBlob } from "../../storage/blob-store";
+import { deleteBlobAndLocalFile, localBlobFile, putKeepingLocalFile } from "../../storage/blob-cache";
+import { type BlobRef, blobKey, blobRoot } from "../../storage/blob-store";
 import { type DatasetRow, ownedDataset, type VersionRow } from "./access";
 import { detectFormat } from "./detect-format";
 import { type FileBudget, planStorageBytes, storageUsedBytes } from "./limits";
@@ -21,16 +22,31 @@ export const DATASET_BLOB_AREA = "datasets";
 
 export interface StoredFile {
   blob: BlobRef;
-  /** Where the blob is on disk (DuckDB and the ZIP reader need a path). */
+  /** A local file with the bytes (DuckDB and the ZIP reader need a path): see storage/blob-cache.ts. */
   path: string;
   fileName: string;
   size: number;
   sha256: string;
 }
 
-/** The file system path of a dataset blob (blob-store keeps `area/id` under its root). */
+/**
+ * The file system path of a dataset blob on the local disk driver only (blob-store keeps `area/id`
+ * under its root). With any other store use `datasetFile`, which fetches a local copy.
+ */
 export function datasetBlobPath(ref: BlobRef): string {
   return path.join(blobRoot(), ref.area, ref.id);
+}
+
+/** A local file with a dataset version's bytes, whichever store holds them. */
+export async function datasetFile(blobKeyOfVersion: string): Promise<string> {
+  const file = await localBlobFile(blobKeyOfVersion);
+  if (!file) throw new NotFoundError("Dataset file");
+  return file;
+}
+
+/** Removes a stored dataset file (and this process's local copy of it). */
+export async function deleteDatasetFile(blobKeyOfVersion: string): Promise<void> {
+  await deleteBlobAndLocalFile(blobKeyOfVersion);
 }
 
 export function refOfKey(key: string): BlobRef {
@@ -41,14 +57,12 @@ export function refOfKey(key: string): BlobRef {
 async function* metered(
   source: AsyncIterable<Uint8Array>,
   budget: FileBudget,
-  hash: ReturnType<typeof createHash>,
   counter: { bytes: number },
   onProgress?: (bytes: number) => void,
 ): AsyncIterable<Uint8Array> {
   for await (const chunk of source) {
     counter.bytes += chunk.byteLength;
     budget.check(counter.bytes);
-    hash.update(chunk);
     onProgress?.(counter.bytes);
     yield chunk;
   }
@@ -62,15 +76,14 @@ export async function storeIncomingFile(
   onProgress?: (bytes: number) => void,
 ): Promise<StoredFile> {
   const blob: BlobRef = { area: DATASET_BLOB_AREA, id: newId("dsv") };
-  const hash = createHash("sha256");
   const counter = { bytes: 0 };
-  const { size } = await putBlob(blob, metered(source, budget, hash, counter, onProgress));
+  const stored = await putKeepingLocalFile(blobKey(blob), metered(source, budget, counter, onProgress));
   return {
     blob,
-    path: datasetBlobPath(blob),
+    path: stored.file,
     fileName: cleanFileName(fileName),
-    size,
-    sha256: hash.digest("hex"),
+    size: stored.size,
+    sha256: stored.sha256,
   };
 }
 
@@ -221,7 +234,7 @@ export async function commitStoredFile(
     }
     throw err;
   } finally {
-    if (!keepBlob) await deleteBlob(stored.blob).catch(() => {});
+    if (!keepBlob) await deleteDatasetFile(blobKey(stored.blob)).catch(() => {});
   }
 }
 

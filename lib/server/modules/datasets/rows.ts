@@ -7,7 +7,7 @@ import { builtinPath, builtinVersionData, builtinVersionId } from "./builtin";
 import { MAX_ROWS_PER_PAGE, MAX_VALUES_PER_COLUMN_PAGE, type rowsPageSchema } from "./datasets.schemas";
 import { cellValue, ident, lit, safeEngineMessage, sourceSql, type TableSource, withDuckDb } from "./duckdb";
 import { listImageZip } from "./image-zip";
-import { datasetBlobPath, refOfKey } from "./ingest";
+import { datasetFile } from "./ingest";
 import { readLines } from "./profile-text";
 import { cachedRowFile, lineStart } from "./row-cache";
 
@@ -67,7 +67,7 @@ async function resolveVersion(
   return {
     datasetId,
     versionId: v.id,
-    file: datasetBlobPath(refOfKey(v.blobKey)),
+    file: await datasetFile(v.blobKey),
     schema: v.schema,
     rowCount: v.rowCount ?? v.profile.row_count,
     sizeBytes: v.sizeBytes,

@@ -4,8 +4,14 @@ import busboy from "busboy";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { BadRequestError, DomainError, ValidationError } from "../../errors";
-import { deleteBlob } from "../../storage/blob-store";
-import { type CommitResult, commitStoredFile, type StoredFile, storeIncomingFile } from "./ingest";
+import { blobKey } from "../../storage/blob-store";
+import {
+  type CommitResult,
+  commitStoredFile,
+  deleteDatasetFile,
+  type StoredFile,
+  storeIncomingFile,
+} from "./ingest";
 import { FileBudget, MULTIPART_OVERHEAD_BYTES } from "./limits";
 
 /**
@@ -61,7 +67,9 @@ function receiveMultipart(
       // Stop the file part too: its writer then removes the partial blob. Answer only once it has,
       // so that nothing is left behind by the time the client hears of the failure.
       fileStream?.destroy(err instanceof Error ? err : new Error(String(err)));
-      const cleaned = stored ? stored.then((s) => deleteBlob(s.blob)).catch(() => {}) : Promise.resolve();
+      const cleaned = stored
+        ? stored.then((s) => deleteDatasetFile(blobKey(s.blob))).catch(() => {})
+        : Promise.resolve();
       const patience = new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref());
       void Promise.race([cleaned, patience]).then(() => reject(err));
     };
@@ -91,7 +99,7 @@ function receiveMultipart(
         return fail(new ValidationError("A file is required.", [{ path: "file", message: "Required" }]));
       stored.then(
         (s) => {
-          if (settled) return void deleteBlob(s.blob).catch(() => {});
+          if (settled) return void deleteDatasetFile(blobKey(s.blob)).catch(() => {});
           settled = true;
           resolve({ fields, stored: s });
         },
@@ -119,7 +127,7 @@ export async function uploadDataset(
   const { fields, stored } = await receiveMultipart(req.body, req.contentType, budget);
   const parsed = uploadFieldsSchema.safeParse(fields);
   if (!parsed.success) {
-    await deleteBlob(stored.blob).catch(() => {});
+    await deleteDatasetFile(blobKey(stored.blob)).catch(() => {});
     throw new ValidationError(
       "The form fields did not pass validation.",
       parsed.error.issues.map((i) => ({ path: i.path.map(String).join(".") || "form", message: i.message })),
