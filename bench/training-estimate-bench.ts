@@ -1,79 +1,240 @@
 /**
- * The resource estimate against real jobs.
- *   npx tsx bench/training-estimate-bench.ts
- * Runs the micro-benchmark (as POST /training/estimate-resources does on a fresh process), then
- * real PyTorch jobs of different sizes through the executor, the way the worker runs them (the
- * generated project, checkpoints, export and uploads to a local stand-in for the upload API):
- * the Iris MLP, the digits CNN and a wider MLP on the digits. For each it prints the estimated and
- * measured wall seconds and the relative error (estimated − measured) ÷ measured. Materialising the
- * dataset is not part of either (the worker does it before the program starts).
+ * The resource estimate against real jobs, the way a user meets both.
+ *   npx tsx bench/training-estimate-bench.ts            (every case)
+ *   npx tsx bench/training-estimate-bench.ts iris lenet (cases whose name contains a word)
+ * Starts the app on a fresh in-memory database with its in-process job runner and serves it on a
+ * loopback port (programs report through the real upload API, as in the studio), then for each
+ * built-in recipe and each "from a dataset" family (tables, images, text): creates the project,
+ * asks POST /training/estimate-resources, runs the job and reads the compute seconds it was charged.
+ * It prints estimated and measured seconds and their ratio (estimated ÷ measured; the goal is
+ * within 0.5–2), first for an account without history (the runner's micro-benchmark alone), then
+ * the same jobs estimated again now that the account has run jobs of the same shape.
+ * Heavy image and text recipes run fewer epochs than their defaults (the estimate gets the same).
  */
+import "@hono/zod-openapi";
 import fs from "node:fs";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { sequential } from "../lib/ml/graph-builder";
-import { closeDb, getDb, openDb, setDb } from "../lib/server/db/client";
-import { modelSeconds, pytorchMicrobenchmark, workOf } from "../lib/server/modules/training/estimate";
-import { config, models, runJob, startReceiver } from "../tests/training/training-fixtures";
+import { serve } from "@hono/node-server";
+import type { TrainingConfig } from "../lib/ml/graph-types";
+import { RECIPES } from "../lib/ml/recipes";
+import { createApp } from "../lib/server/app";
+import { closeDb, openDb, setDb } from "../lib/server/db/client";
+import { ensureInProcessRunner, stopInProcessRunner } from "../lib/server/jobs/runner";
+import { buildImageZip } from "../tests/fixtures/image-zip";
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-estimate-bench-"));
+const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "layerline-estimate-bench-"));
+process.env.BLOB_DIR = blobDir;
+process.env.RATE_LIMIT_PER_MINUTE = "100000";
 setDb(await openDb({ kind: "pglite-memory" }));
-const db = await getDb();
-const receiver = await startReceiver();
+const app = createApp();
+const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+process.env.LAYERLINE_INTERNAL_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+type Json = Record<string, unknown>;
+let key = "";
+
+async function api(method: string, url: string, body?: unknown, raw?: BodyInit): Promise<Json> {
+  const headers: Record<string, string> = { Host: "localhost" };
+  if (key) headers.Authorization = `Bearer ${key}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await app.request(url, {
+    method,
+    headers,
+    body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
+  return (text ? JSON.parse(text) : {}) as Json;
+}
+
+async function uploadFile(content: Uint8Array | string, name: string): Promise<string> {
+  const form = new FormData();
+  form.set("file", new Blob([typeof content === "string" ? content : Buffer.from(content)]), name);
+  const r = await api("POST", "/api/v1/datasets/", undefined, form);
+  return (r.dataset as Json).id as string;
+}
+
+async function waitForJob(id: string): Promise<Json> {
+  for (;;) {
+    const job = await api("GET", `/api/v1/training/jobs/${id}`);
+    if (["succeeded", "failed", "cancelled", "timed_out"].includes(job.state as string)) {
+      if (job.state !== "succeeded") throw new Error(`job ${id} ${job.state}: ${job.reason}`);
+      return job;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+interface Case {
+  name: string;
+  kind: "table" | "images" | "text";
+  /** A project body for POST /projects (graph and config, or a dataset and family). */
+  project: () => Promise<Json>;
+  dataset: () => Promise<string>;
+  config?: Partial<TrainingConfig>;
+}
+
+const datasets = new Map<string, Promise<string>>();
+const once = (name: string, make: () => Promise<string>) => () => {
+  if (!datasets.has(name)) datasets.set(name, make());
+  return datasets.get(name) as Promise<string>;
+};
+const gray28 = once("gray28", async () =>
+  uploadFile((await buildImageZip({ perClass: 30, size: 28 })).zip, "digits-28.zip"),
+);
+const rgb32 = once("rgb32", async () =>
+  uploadFile((await buildImageZip({ perClass: 30, size: 32, channels: 3 })).zip, "digits-32.zip"),
+);
+const builtin = (id: string) => () => Promise.resolve(id);
+
+function recipeCase(id: string, kind: Case["kind"], dataset: () => Promise<string>, config = {}): Case {
+  const recipe = RECIPES.find((r) => r.id === id);
+  if (!recipe) throw new Error(`no recipe ${id}`);
+  return {
+    name: `recipe ${id}`,
+    kind,
+    project: async () => ({ name: recipe.name, graph: recipe.graph, training_config: recipe.config }),
+    dataset,
+    config,
+  };
+}
+
+function familyCase(
+  name: string,
+  kind: Case["kind"],
+  dataset: () => Promise<string>,
+  family: string,
+  config = {},
+): Case {
+  return {
+    name,
+    kind,
+    project: async () => ({ dataset_id: await dataset(), family }),
+    dataset,
+    config,
+  };
+}
+
+const CASES: Case[] = [
+  recipeCase("tabular-mlp-classifier", "table", builtin("builtin-iris")),
+  recipeCase("tabular-mlp-regression", "table", builtin("builtin-diabetes")),
+  recipeCase("digits-cnn", "table", builtin("builtin-digits")),
+  familyCase("from dataset: wine, mlp", "table", builtin("builtin-wine"), "mlp"),
+  familyCase("from dataset: breast cancer, mlp", "table", builtin("builtin-breast-cancer"), "mlp"),
+  recipeCase("images-lenet", "images", gray28, { epochs: 4 }),
+  recipeCase("images-vgg", "images", rgb32, { epochs: 2 }),
+  recipeCase("images-resnet", "images", rgb32, { epochs: 2 }),
+  familyCase("from dataset: 28×28 digits, cnn", "images", gray28, "cnn", { epochs: 4 }),
+  familyCase("from dataset: 28×28 digits, resnet", "images", gray28, "resnet", { epochs: 2 }),
+  recipeCase("char-lstm-lm", "text", builtin("builtin-declaration"), { epochs: 2 }),
+  familyCase("from dataset: declaration, lstm", "text", builtin("builtin-declaration"), "lstm", {
+    epochs: 2,
+  }),
+];
+
+const filters = process.argv.slice(2);
+const chosen = CASES.filter((c) => filters.length === 0 || filters.some((f) => c.name.includes(f)));
+
+interface Row {
+  name: string;
+  kind: string;
+  cold: number;
+  warm: number | null;
+  measured: number;
+  source: string;
+}
+
 try {
+  await ensureInProcessRunner();
+  const signup = await app.request("/api/auth/signup", {
+    method: "POST",
+    headers: { Host: "localhost", "Content-Type": "application/json" },
+    body: JSON.stringify({
+      email: "bench@example.com",
+      username: "bench",
+      password: "correct horse battery",
+    }),
+  });
+  const cookie = (signup.headers.get("set-cookie") ?? "").split(";")[0];
+  const made = await app.request("/api/v1/users/me/api-keys", {
+    method: "POST",
+    headers: {
+      Host: "localhost",
+      Cookie: cookie,
+      Origin: "http://localhost",
+      "Content-Type": "application/json",
+    },
+    body: JSON.stringify({ name: "bench" }),
+  });
+  key = ((await made.json()) as Json).key as string;
+  if (!key) throw new Error("could not create an API key");
+
   const t0 = performance.now();
-  const throughput = await pytorchMicrobenchmark();
-  if (!throughput) throw new Error("PyTorch is not available: the micro-benchmark cannot run");
-  console.log(
-    `micro-benchmark (${((performance.now() - t0) / 1000).toFixed(1)} s): start ${throughput.start_seconds.toFixed(2)} s, ` +
-      `step ${(throughput.step_seconds * 1000).toFixed(3)} ms, epoch ${(throughput.epoch_seconds * 1000).toFixed(2)} ms, ` +
-      `${(throughput.flops_per_second / 1e9).toFixed(2)} GFLOP/s`,
-  );
-  const wideMlp = sequential({ shape: [64] }, [
-    ["Dense", { units: 1024, activation: "relu" }],
-    ["Dense", { units: 1024, activation: "relu" }],
-    ["Dense", { units: 10 }],
-  ]).graph;
-  const cases = [
-    {
-      name: "Iris MLP, 60 epochs",
-      graph: models.irisMlp(),
-      cfg: config({ epochs: 60, batch_size: 16, learning_rate: 0.01 }),
-      dataset: "builtin-iris",
-    },
-    {
-      name: "digits CNN, 10 epochs",
-      graph: models.digitsCnn(),
-      cfg: config({ epochs: 10, batch_size: 32, learning_rate: 0.003 }),
-      dataset: "builtin-digits",
-    },
-    {
-      name: "wide MLP (64→1024→1024→10), 10 epochs",
-      graph: wideMlp,
-      cfg: config({ epochs: 10, batch_size: 64, learning_rate: 0.001 }),
-      dataset: "builtin-digits",
-    },
-  ];
-  console.log("job                                      estimated  measured  error");
-  for (const c of cases) {
-    const run = await runJob(db, receiver, root, {
+  const rows: Row[] = [];
+  const jobs: { c: Case; projectId: string; datasetId: string; config: Json }[] = [];
+  for (const c of chosen) {
+    const project = await api("POST", "/api/v1/projects", await c.project());
+    const datasetId = await c.dataset();
+    const config = { ...(c.config ?? {}) };
+    const estimateBody = { project_id: project.id, dataset_id: datasetId, runtime: "pytorch", config };
+    const startedEstimate = performance.now();
+    const estimate = await api("POST", "/api/v1/training/estimate-resources", estimateBody);
+    const estimateMs = performance.now() - startedEstimate;
+    const job = await api("POST", "/api/v1/training/jobs", {
+      project_id: project.id,
+      dataset_id: datasetId,
       runtime: "pytorch",
-      graph: c.graph,
-      config: c.cfg,
-      datasetId: c.dataset,
-      datasetVersionId: `${c.dataset}-v1`,
+      config,
     });
-    if (run.result.exitCode !== 0) throw new Error(`${c.name} failed: ${run.result.stderrTail.slice(-500)}`);
-    const work = workOf(c.graph, c.cfg, run.preprocessing.rows);
-    const estimated = modelSeconds(work, throughput);
-    const measured = run.result.wallSeconds;
-    const error = (estimated - measured) / measured;
+    const done = await waitForJob(job.id as string);
+    const measured = done.compute_seconds as number;
+    const cold = estimate.seconds as number;
+    rows.push({
+      name: c.name,
+      kind: c.kind,
+      cold,
+      warm: null,
+      measured,
+      source: (estimate.calibration as Json | null)?.source as string,
+    });
+    jobs.push({ c, projectId: project.id as string, datasetId, config });
     console.log(
-      `${c.name.padEnd(40)} ${estimated.toFixed(2).padStart(8)} s ${measured.toFixed(2).padStart(7)} s ${(error * 100).toFixed(0).padStart(5)}%`,
+      `${c.name}: estimated ${cold.toFixed(2)} s (in ${estimateMs.toFixed(0)} ms), measured ${measured.toFixed(2)} s`,
     );
   }
+  // The same jobs estimated again: the account now has a measured job of each shape.
+  for (const [i, j] of jobs.entries()) {
+    const estimate = await api("POST", "/api/v1/training/estimate-resources", {
+      project_id: j.projectId,
+      dataset_id: j.datasetId,
+      runtime: "pytorch",
+      config: j.config,
+    });
+    rows[i].warm = estimate.seconds as number;
+  }
+  console.log(`\n${rows.length} jobs in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+  console.log(
+    `${"job".padEnd(42)} ${"kind".padEnd(7)} ${"measured".padStart(9)} ${"estimate".padStart(9)} ${"ratio".padStart(6)} ${"again".padStart(8)} ${"ratio".padStart(6)}`,
+  );
+  const ratios: number[] = [];
+  for (const r of rows) {
+    const ratio = r.cold / r.measured;
+    const warm = r.warm ?? Number.NaN;
+    ratios.push(ratio);
+    console.log(
+      `${r.name.padEnd(42)} ${r.kind.padEnd(7)} ${r.measured.toFixed(2).padStart(7)} s ${r.cold.toFixed(2).padStart(7)} s ${ratio.toFixed(2).padStart(6)} ${warm.toFixed(2).padStart(6)} s ${(warm / r.measured).toFixed(2).padStart(6)}`,
+    );
+  }
+  const within = ratios.filter((x) => x >= 0.5 && x <= 2).length;
+  console.log(
+    `\nestimate ÷ measured without history: min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)}; ${within}/${ratios.length} within 2×`,
+  );
 } finally {
-  await receiver.close();
+  await stopInProcessRunner({ graceMs: 1000 });
+  await new Promise<void>((resolve) => server.close(() => resolve()));
   await closeDb();
-  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(blobDir, { recursive: true, force: true });
 }

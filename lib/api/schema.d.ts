@@ -4101,7 +4101,7 @@ export interface components {
             seconds: number | null;
             /** @description seconds ÷ compute seconds per credit */
             credits: number | null;
-            /** @description seconds = start + end + epochs × (steps × step_seconds + validation steps × step_seconds ÷ 2 + epoch_seconds + report_seconds) + training FLOPs ÷ FLOP/s; the coefficients are measured on the runner by a micro-benchmark (torch: the program's imports, a tiny and a wide MLP, a checkpoint save, an ONNX export) and by this service's jobs; with jobs of the same shape, start + end + epochs × their measured seconds per epoch */
+            /** @description seconds = start + end + epochs × (steps × step_seconds + validation steps × step_seconds ÷ 2 + epoch_seconds + report_seconds) + other training FLOPs ÷ flops_per_second + convolution FLOPs ÷ conv_flops_per_second; the coefficients are measured on the runner by a micro-benchmark (torch: the program's imports, a tiny and a wide MLP, a small CNN, a checkpoint save, an ONNX export) and by this service's jobs; with jobs of the same shape, start + end + epochs × their measured seconds per epoch */
             calibration: {
                 /**
                  * @description same_shape_jobs: your own succeeded jobs of this shape (graph, dataset version, batch size, validation split) measured the seconds per epoch; measured_jobs: this service's recent jobs measured the per-epoch upload cost; microbenchmark: the runner's benchmark alone
@@ -4117,7 +4117,10 @@ export interface components {
                 step_seconds: number;
                 /** @description Checkpoint save, per epoch */
                 epoch_seconds: number;
+                /** @description Matrix products (dense, recurrent, attention) */
                 flops_per_second: number;
+                /** @description Convolutions */
+                conv_flops_per_second: number;
                 /** @description The export after training (ONNX and weights) */
                 end_seconds: number;
                 /** @description Each epoch's uploads (metrics and checkpoint) through the API, measured by this service's jobs */

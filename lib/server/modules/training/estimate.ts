@@ -8,19 +8,26 @@
  * - Work: samples per epoch from the dataset's rows (its explicit split, else × (1 − validation
  *   split)); training FLOPs ≈ epochs × FLOPs/sample × (3 × training samples + validation samples).
  * - Time on this service's runner, from a model whose coefficients are measured, never assumed:
- *   seconds = start + epochs × (steps × step_seconds + epoch_seconds) + training FLOPs ÷ FLOP/s.
- *   A micro-benchmark (once per process, cached) measures them with the runner's own Python and
- *   torch: the interpreter's start, the time of one step of a tiny MLP (per-step cost), the FLOP/s of
- *   a wide MLP's forward/backward, and the time to save a checkpoint (per-epoch cost). When this
- *   service has enough succeeded jobs of the runtime (MIN_CALIBRATION_JOBS), the model is scaled by
- *   the median of their measured ÷ modelled seconds (the jobs' compute_seconds).
+ *   seconds = start + end + epochs × (steps × step + validation steps × step ÷ 2 + epoch + report)
+ *             + training FLOPs ÷ FLOP/s.
+ *   A micro-benchmark (once per process, cached) measures, with the runner's own Python and torch in
+ *   its sandbox: the start (sandbox, interpreter and train.py's imports), one step of a tiny MLP
+ *   (per-step cost), the FLOP/s of a wide MLP's forward/backward, a checkpoint save (per epoch) and
+ *   the export after training (ONNX and weights, `end`). `report` is what each epoch's uploads (its
+ *   metrics and its checkpoint, through the API) cost this service: the median, over its recent
+ *   succeeded jobs (the database), of each job's charged seconds less the rest of the model, per
+ *   epoch; DEFAULT_REPORT_SECONDS until it has MIN_CALIBRATION_JOBS of them.
+ * - The account's own succeeded jobs of the same shape (the same graph, dataset version, batch size
+ *   and validation split) are better still: their charged seconds less the fixed costs give the
+ *   measured seconds of one epoch, and the estimate is fixed costs + epochs × that (the median over
+ *   the last SAME_SHAPE_WINDOW of them).
  * - Credits = seconds ÷ COMPUTE_SECONDS_PER_CREDIT.
  */
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { z } from "@hono/zod-openapi";
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { ArchitectureGraph, TrainingConfig } from "../../../ml/graph-types";
 import { analyzeGraph } from "../../../ml/infer-graph";
 import type { Db } from "../../db/client";
@@ -30,21 +37,30 @@ import { ValidationError } from "../../errors";
 import { COMPUTE_SECONDS_PER_CREDIT } from "../../plans";
 import { resolveBaseModel } from "../catalog/base-model-sources";
 import { readableDataset, versionOf } from "../datasets/access";
-import { builtinVersionData } from "../datasets/builtin";
+import { builtinVersionData, builtinVersionId } from "../datasets/builtin";
 import { architectureOf } from "./architecture";
 import { resolveRuntime } from "./executors";
 import { childEnv, runProcess } from "./executors/process";
 import { pythonHasTorch, pythonPath } from "./executors/pytorch";
 import { prepareJobDir, sandboxEnabled, sandboxLimits } from "./executors/sandbox";
+import { MAX_TEXT_WINDOWS } from "./prepared-dataset";
 import type { estimateBodySchema, estimateSchema } from "./training.schemas";
 
 export type EstimateBody = z.infer<typeof estimateBodySchema>;
 export type Estimate = z.infer<typeof estimateSchema>;
 
-/** Succeeded jobs of a runtime needed before they calibrate the model instead of the micro-benchmark. */
-export const MIN_CALIBRATION_JOBS = 5;
+/** Succeeded jobs of a runtime needed before they calibrate the per-epoch upload cost. */
+export const MIN_CALIBRATION_JOBS = 3;
 /** How many recent jobs are looked at. */
 const CALIBRATION_WINDOW = 50;
+/** How many of the account's jobs of the same shape are looked at. */
+const SAME_SHAPE_WINDOW = 5;
+/**
+ * Seconds each epoch's uploads (metrics, then the checkpoint, through the API and the job's channel)
+ * took on a busy two-core machine with the embedded database (bench/training-estimate-bench.ts):
+ * the estimate until the service's own jobs measure it.
+ */
+export const DEFAULT_REPORT_SECONDS = 0.1;
 
 /** The runner's measured coefficients. */
 export interface Throughput {
@@ -54,8 +70,14 @@ export interface Throughput {
   step_seconds: number;
   /** Per-epoch fixed cost (evaluation set-up, checkpoint save), seconds. */
   epoch_seconds: number;
-  /** Training FLOP/s on large layers. */
+  /** Training FLOP/s of matrix products (dense, recurrent and attention layers…). */
   flops_per_second: number;
+  /** Training FLOP/s of convolutions (their own kernels: often many times the matrix products'). */
+  conv_flops_per_second: number;
+  /** After the last epoch: the ONNX export and the weights file, seconds. */
+  end_seconds: number;
+  /** Each epoch's uploads (metrics and checkpoint) through the API, seconds. */
+  report_seconds: number;
 }
 
 export interface Work {
@@ -65,7 +87,11 @@ export interface Work {
   validation_samples: number;
   epochs: number;
   steps_per_epoch: number;
+  /** Batches of the validation split per epoch (forward passes only). */
+  validation_steps_per_epoch: number;
   training_flops: number;
+  /** The part of training_flops in convolutions. */
+  training_conv_flops: number;
   memory: {
     weights_bytes: number;
     gradients_bytes: number;
@@ -74,6 +100,9 @@ export interface Work {
     total_bytes: number;
   };
 }
+
+/** Layers whose FLOPs run at the convolution rate. */
+const CONVOLUTIONS = new Set(["Conv1D", "Conv2D"]);
 
 const OPTIMIZER_STATE: Record<TrainingConfig["optimizer"], number> = {
   adam: 2,
@@ -91,6 +120,8 @@ export function workOf(
   const analysis = analyzeGraph(graph);
   const params = analysis.totalParams;
   const flops = analysis.totalFlops;
+  let convFlops = 0;
+  for (const node of graph.nodes) if (CONVOLUTIONS.has(node.type)) convFlops += analysis.flops[node.id] ?? 0;
   let activationValues = 0;
   for (const shape of Object.values(analysis.shapes))
     if (shape) activationValues += shape.reduce((a, d) => a * (d > 0 ? d : 1), 1);
@@ -112,18 +143,59 @@ export function workOf(
     validation_samples: samples.validation,
     epochs: config.epochs,
     steps_per_epoch: Math.ceil(samples.train / config.batch_size),
+    validation_steps_per_epoch: Math.ceil(samples.validation / config.batch_size),
     training_flops: config.epochs * flops * (3 * samples.train + samples.validation),
+    training_conv_flops: config.epochs * convFlops * (3 * samples.train + samples.validation),
     memory,
   };
 }
 
+/** Seconds of one epoch on a runner with `t`, its uploads included (pure). */
+export function epochSeconds(work: Work, t: Throughput): number {
+  const steps = work.steps_per_epoch + work.validation_steps_per_epoch / 2;
+  return (
+    steps * t.step_seconds +
+    t.epoch_seconds +
+    t.report_seconds +
+    ((work.training_flops - work.training_conv_flops) / t.flops_per_second +
+      work.training_conv_flops / t.conv_flops_per_second) /
+      work.epochs
+  );
+}
+
+/** Seconds of what does not repeat per epoch: the start, the export and the last uploads (pure). */
+export function fixedSeconds(t: Throughput): number {
+  return t.start_seconds + t.end_seconds;
+}
+
 /** Modelled seconds of `work` on a runner with `t` (pure). */
 export function modelSeconds(work: Work, t: Throughput): number {
-  return (
-    t.start_seconds +
-    work.epochs * (work.steps_per_epoch * t.step_seconds + t.epoch_seconds) +
-    work.training_flops / t.flops_per_second
-  );
+  return fixedSeconds(t) + work.epochs * epochSeconds(work, t);
+}
+
+/**
+ * The per-epoch upload cost that past jobs measured: for each, its charged seconds less everything
+ * else the model gives it, per epoch (never below 0); the median (pure).
+ */
+export function measuredReportSeconds(
+  jobs: { work: Work; seconds: number }[],
+  t: Omit<Throughput, "report_seconds">,
+): number {
+  const zero = { ...t, report_seconds: 0 };
+  return median(jobs.map((j) => Math.max(0, (j.seconds - modelSeconds(j.work, zero)) / j.work.epochs)));
+}
+
+/**
+ * Seconds from the account's jobs of the same shape: the fixed costs plus `work.epochs` times the
+ * median measured seconds of one of their epochs (pure).
+ */
+export function sameShapeSeconds(
+  work: Work,
+  jobs: { epochs: number; seconds: number }[],
+  t: Throughput,
+): number {
+  const perEpoch = median(jobs.map((j) => Math.max(0, j.seconds - fixedSeconds(t)) / j.epochs));
+  return fixedSeconds(t) + work.epochs * perEpoch;
 }
 
 /** Training and validation samples: an explicit split as it is, else rows × (1 − validation split). */
@@ -166,18 +238,50 @@ batch = 256
 fwd = 2 * (512 * 1024 + 1024 * 1024 + 1024 * 10)
 wide_step = steps(wide, batch, 20, 512, 10)
 flops_per_second = 3 * fwd * batch / max(wide_step - step, 1e-6)
+conv = nn.Sequential(nn.Conv2d(3, 32, 3, padding=1), nn.ReLU(), nn.Conv2d(32, 32, 3, padding=1), nn.ReLU(),
+                     nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 10))
+conv_fwd = 2 * 24 * 24 * (3 * 32 * 9 + 32 * 32 * 9)
+x_img = torch.randn(32, 3, 24, 24); y_img = torch.randint(0, 10, (32,))
+opt = torch.optim.Adam(conv.parameters(), lr=1e-3); loss_fn = nn.CrossEntropyLoss()
+for _ in range(2):
+    opt.zero_grad(); loss_fn(conv(x_img), y_img).backward(); opt.step()
+started = time.perf_counter()
+for _ in range(4):
+    opt.zero_grad(); loss = loss_fn(conv(x_img), y_img); loss.backward(); opt.step(); loss.item()
+conv_step = (time.perf_counter() - started) / 4
+conv_flops_per_second = 3 * conv_fwd * 32 / max(conv_step - step, 1e-6)
 with tempfile.TemporaryDirectory() as d:
     started = time.perf_counter()
     for i in range(10):
         torch.save({"model": tiny.state_dict()}, os.path.join(d, f"{i}.pt"))
     epoch = (time.perf_counter() - started) / 10
-print(json.dumps({"step_seconds": step, "flops_per_second": flops_per_second, "epoch_seconds": epoch}))
+    # What train.py does after the last epoch: the ONNX export (its first, as in a job) and the weights.
+    started = time.perf_counter()
+    try:
+        import contextlib, sys
+        with contextlib.redirect_stdout(sys.stderr):
+            torch.onnx.export(tiny.eval(), torch.zeros(2, 4), os.path.join(d, "m.onnx"),
+                              input_names=["input"], output_names=["output"],
+                              dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}}, opset_version=14)
+    except Exception:
+        pass
+    torch.save(tiny.state_dict(), os.path.join(d, "weights.pt"))
+    end = time.perf_counter() - started
+print(json.dumps({"step_seconds": step, "flops_per_second": flops_per_second,
+                  "conv_flops_per_second": conv_flops_per_second, "epoch_seconds": epoch, "end_seconds": end}))
 `;
 
-let microbench: Promise<Throughput | null> | null = null;
+/** train.py's imports: what its start costs besides the interpreter. */
+const TRAIN_IMPORTS =
+  "import argparse, csv, http.client, json, socket, threading, urllib.request; import numpy, torch, torch.distributed, torch.nn.parallel, torch.utils.data";
+
+/** What the runner measures once per process; `report_seconds` comes from the database. */
+export type RunnerThroughput = Omit<Throughput, "report_seconds">;
+
+let microbench: Promise<RunnerThroughput | null> | null = null;
 
 /** The runner's coefficients for PyTorch, measured once per process (a few seconds). */
-export function pytorchMicrobenchmark(): Promise<Throughput | null> {
+export function pytorchMicrobenchmark(): Promise<RunnerThroughput | null> {
   microbench ??= (async () => {
     if (!(await pythonHasTorch())) return null;
     // Measured where jobs run: in the sandbox (its start included), from a directory of its own.
@@ -187,7 +291,7 @@ export function pytorchMicrobenchmark(): Promise<Throughput | null> {
       const sandbox = { jobDir: dir, writable: [], limits: sandboxLimits("free", 120_000) };
       const startup = await runProcess({
         command: pythonPath(),
-        args: ["-c", "import torch, numpy"],
+        args: ["-c", TRAIN_IMPORTS],
         cwd: dir,
         env: childEnv({ PYTHONDONTWRITEBYTECODE: "1" }, dir),
         timeLimitMs: 60_000,
@@ -206,7 +310,7 @@ export function pytorchMicrobenchmark(): Promise<Throughput | null> {
         sandbox,
       });
       if (run.exitCode !== 0 || !line) return null;
-      const measured = JSON.parse(line) as Omit<Throughput, "start_seconds">;
+      const measured = JSON.parse(line) as Omit<RunnerThroughput, "start_seconds">;
       return { start_seconds: startup.wallSeconds, ...measured };
     } finally {
       await fsp.rm(dir, { recursive: true, force: true }).catch(() => {});
@@ -215,14 +319,37 @@ export function pytorchMicrobenchmark(): Promise<Throughput | null> {
   return microbench;
 }
 
-/** Calibration of one runtime: the micro-benchmark's model, scaled by this service's own jobs when there are enough. */
-async function calibration(db: Db, runtime: "pytorch" | "tfjs") {
+/** The graph as training sees it: nodes (id, type, params) and edges, without editor positions. */
+export function graphShapeKey(graph: ArchitectureGraph): string {
+  const nodes = [...graph.nodes]
+    .map((n) => [n.id, n.type, n.params] as const)
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const edges = graph.edges
+    .map((e) => [e.source, e.target, e.targetPort ?? 0] as const)
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  return JSON.stringify({ nodes, edges });
+}
+
+interface Shape {
+  ownerId: string;
+  graph: ArchitectureGraph;
+  config: TrainingConfig;
+  datasetVersionId: string | null;
+}
+
+/**
+ * Calibration of one runtime: the micro-benchmark's coefficients, the per-epoch upload cost this
+ * service's recent jobs measured, and the account's own jobs of the same shape (all from the database).
+ */
+async function calibration(db: Db, runtime: "pytorch" | "tfjs", shape: Shape) {
   const base = runtime === "pytorch" ? await pytorchMicrobenchmark() : null;
   if (!base) return null;
   const rows = await db
     .select({
+      ownerId: trainingJobs.ownerId,
       graph: trainingJobs.graph,
       config: trainingJobs.config,
+      datasetVersionId: trainingJobs.datasetVersionId,
       preprocessing: trainingJobs.preprocessing,
       seconds: trainingJobs.computeSeconds,
     })
@@ -233,41 +360,92 @@ async function calibration(db: Db, runtime: "pytorch" | "tfjs") {
         eq(trainingJobs.resolvedRuntime, runtime),
         eq(trainingJobs.strategy, "single"),
         eq(trainingJobs.restartCount, 0),
+        isNull(trainingJobs.baseModelId),
         gt(trainingJobs.computeSeconds, 0),
       ),
     )
     .orderBy(desc(trainingJobs.finishedAt))
     .limit(CALIBRATION_WINDOW);
-  const ratios: number[] = [];
-  for (const r of rows) {
-    if (!r.preprocessing) continue;
-    const work = workOf(r.graph, r.config, r.preprocessing.rows);
-    ratios.push(r.seconds / modelSeconds(work, base));
-  }
-  if (ratios.length >= MIN_CALIBRATION_JOBS)
-    return {
-      throughput: base,
-      factor: median(ratios),
-      source: "measured_jobs" as const,
-      jobs: ratios.length,
-    };
-  return { throughput: base, factor: 1, source: "microbenchmark" as const, jobs: ratios.length };
+  const measured = rows.flatMap((r) =>
+    r.preprocessing ? [{ work: workOf(r.graph, r.config, r.preprocessing.rows), seconds: r.seconds }] : [],
+  );
+  const fromJobs = measured.length >= MIN_CALIBRATION_JOBS;
+  const throughput: Throughput = {
+    ...base,
+    report_seconds: fromJobs ? measuredReportSeconds(measured, base) : DEFAULT_REPORT_SECONDS,
+  };
+  const key = graphShapeKey(shape.graph);
+  const sameShape = rows
+    .filter(
+      (r) =>
+        r.ownerId === shape.ownerId &&
+        r.datasetVersionId === shape.datasetVersionId &&
+        r.config.batch_size === shape.config.batch_size &&
+        r.config.validation_split === shape.config.validation_split &&
+        graphShapeKey(r.graph) === key,
+    )
+    .slice(0, SAME_SHAPE_WINDOW)
+    .map((r) => ({ epochs: r.config.epochs, seconds: r.seconds }));
+  if (sameShape.length > 0)
+    return { throughput, source: "same_shape_jobs" as const, jobs: sameShape.length, sameShape };
+  return {
+    throughput,
+    source: fromJobs ? ("measured_jobs" as const) : ("microbenchmark" as const),
+    jobs: measured.length,
+    sameShape: null,
+  };
 }
 
-async function datasetSamples(db: Db, user: UserRow, body: EstimateBody, validationSplit: number) {
+/**
+ * Windows of `window` characters a character model trains on (materialize-text.ts): the text cut by
+ * position, each part giving one window per character after the first `window` (pure).
+ */
+export function textSamples(
+  characters: number,
+  window: number,
+  validationSplit: number,
+): { train: number; validation: number } {
+  const windows = (n: number) => {
+    const count = Math.max(0, n - window);
+    return Math.ceil(count / Math.max(1, Math.ceil(count / MAX_TEXT_WINDOWS)));
+  };
+  const cut = Math.round(characters * (1 - validationSplit));
+  return { train: windows(cut), validation: windows(characters - cut) };
+}
+
+/** The samples of the dataset version a job would train on, and that version's id. */
+async function datasetSamples(
+  db: Db,
+  user: UserRow,
+  body: EstimateBody,
+  validationSplit: number,
+  tokenWindow: number | null,
+) {
   if (!body.dataset_id) return null;
   const ref = await readableDataset(db, user, body.dataset_id);
   if (ref.kind === "builtin") {
     const data = await builtinVersionData(ref.builtin);
-    return splitSamples(data.profile.row_count, validationSplit, null);
+    const text = data.profile.text;
+    return {
+      versionId: builtinVersionId(ref.builtin),
+      ...(text && tokenWindow !== null
+        ? textSamples(text.characters, tokenWindow, validationSplit)
+        : splitSamples(data.profile.row_count, validationSplit, null)),
+    };
   }
   const versionId = body.dataset_version_id ?? ref.row.currentVersionId;
   if (!versionId) return null;
   const version = await versionOf(db, body.dataset_id, versionId);
+  const text = version.profile.text;
+  if (text && tokenWindow !== null && !version.splits)
+    return { versionId, ...textSamples(text.characters, tokenWindow, validationSplit) };
   const explicit = version.splits
     ? { train: version.splits.train.length, validation: version.splits.validation.length }
     : null;
-  return splitSamples(version.rowCount ?? version.profile.row_count, validationSplit, explicit);
+  return {
+    versionId,
+    ...splitSamples(version.rowCount ?? version.profile.row_count, validationSplit, explicit),
+  };
 }
 
 /** The project's architecture, or a base model's as pretrained (a fine-tuning run before it exists). */
@@ -286,11 +464,26 @@ async function estimatedArchitecture(db: Db, user: UserRow, body: EstimateBody) 
 export async function estimateResources(db: Db, user: UserRow, body: EstimateBody): Promise<Estimate> {
   const arch = await estimatedArchitecture(db, user, body);
   const config: TrainingConfig = { ...arch.config, ...body.config };
-  const samples = await datasetSamples(db, user, body, config.validation_split);
+  const input = arch.graph.nodes.find((n) => n.type === "Input");
+  const tokenWindow =
+    input?.params.dtype === "int64" && Array.isArray(input.params.shape)
+      ? Number(input.params.shape[0])
+      : null;
+  const samples = await datasetSamples(db, user, body, config.validation_split, tokenWindow);
   const work = workOf(arch.graph, config, samples ?? { train: 0, validation: 0 });
   const runtime = body.runtime === "external" ? "external" : await resolveRuntime(body.runtime ?? "auto");
-  const cal = runtime === "external" || !samples ? null : await calibration(db, runtime);
-  const seconds = cal ? modelSeconds(work, cal.throughput) * cal.factor : null;
+  const shape = {
+    ownerId: user.id,
+    graph: arch.graph,
+    config,
+    datasetVersionId: samples?.versionId ?? null,
+  };
+  const cal = runtime === "external" || !samples ? null : await calibration(db, runtime, shape);
+  const seconds = !cal
+    ? null
+    : cal.sameShape
+      ? sameShapeSeconds(work, cal.sameShape, cal.throughput)
+      : modelSeconds(work, cal.throughput);
   return {
     params: work.params,
     flops_per_sample: work.flops_per_sample,
@@ -302,6 +495,13 @@ export async function estimateResources(db: Db, user: UserRow, body: EstimateBod
     runtime,
     seconds,
     credits: seconds === null ? null : seconds / COMPUTE_SECONDS_PER_CREDIT,
-    calibration: cal ? { source: cal.source, jobs: cal.jobs, factor: cal.factor, ...cal.throughput } : null,
+    calibration: cal
+      ? {
+          source: cal.source,
+          jobs: cal.jobs,
+          factor: seconds === null ? 1 : seconds / modelSeconds(work, cal.throughput),
+          ...cal.throughput,
+        }
+      : null,
   };
 }

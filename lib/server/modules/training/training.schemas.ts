@@ -585,7 +585,8 @@ export const estimateSchema = z
         start_seconds: z.number().openapi({ description: "Sandbox, interpreter and the program's imports" }),
         step_seconds: z.number(),
         epoch_seconds: z.number().openapi({ description: "Checkpoint save, per epoch" }),
-        flops_per_second: z.number(),
+        flops_per_second: z.number().openapi({ description: "Matrix products (dense, recurrent, attention)" }),
+        conv_flops_per_second: z.number().openapi({ description: "Convolutions" }),
         end_seconds: z.number().openapi({ description: "The export after training (ONNX and weights)" }),
         report_seconds: z.number().openapi({
           description:
@@ -595,8 +596,8 @@ export const estimateSchema = z
       .nullable()
       .openapi({
         description:
-          "seconds = start + end + epochs × (steps × step_seconds + validation steps × step_seconds ÷ 2 + epoch_seconds + report_seconds) + training FLOPs ÷ FLOP/s; " +
-          "the coefficients are measured on the runner by a micro-benchmark (torch: the program's imports, a tiny and a wide MLP, a checkpoint save, an ONNX export) " +
+          "seconds = start + end + epochs × (steps × step_seconds + validation steps × step_seconds ÷ 2 + epoch_seconds + report_seconds) + other training FLOPs ÷ flops_per_second + convolution FLOPs ÷ conv_flops_per_second; " +
+          "the coefficients are measured on the runner by a micro-benchmark (torch: the program's imports, a tiny and a wide MLP, a small CNN, a checkpoint save, an ONNX export) " +
           "and by this service's jobs; with jobs of the same shape, start + end + epochs × their measured seconds per epoch",
       }),
   })
