@@ -585,7 +585,9 @@ export const estimateSchema = z
         start_seconds: z.number().openapi({ description: "Sandbox, interpreter and the program's imports" }),
         step_seconds: z.number(),
         epoch_seconds: z.number().openapi({ description: "Checkpoint save, per epoch" }),
-        flops_per_second: z.number().openapi({ description: "Matrix products (dense, recurrent, attention)" }),
+        flops_per_second: z
+          .number()
+          .openapi({ description: "Matrix products (dense, recurrent, attention)" }),
         conv_flops_per_second: z.number().openapi({ description: "Convolutions" }),
         end_seconds: z.number().openapi({ description: "The export after training (ONNX and weights)" }),
         report_seconds: z.number().openapi({
