@@ -19,7 +19,7 @@ import { mulberry32 } from "@/lib/datasets-ui/random";
 import { buildSnippets } from "@/lib/deployments-ui/snippets";
 import { CodegenValidationError, generateProject } from "@/lib/ml/codegen";
 import { codegenCorpus } from "@/lib/ml/codegen/corpus";
-import { jsStr, mdCode, mdText, pyStr, shStr, wellFormed } from "@/lib/ml/codegen/literals";
+import { jsStr, mdCode, mdText, pyStr, shStr, shWord, wellFormed } from "@/lib/ml/codegen/literals";
 import { planCodegen } from "@/lib/ml/codegen/plan";
 import type { ArchitectureGraph } from "@/lib/ml/graph-types";
 
@@ -421,10 +421,19 @@ describe("generated code with hostile names", () => {
     expect(Object.keys(jsShapes).filter((k) => jsShapes[k] !== benignShape(k, jsShapes))).toEqual([]);
   }, 30_000);
 
-  it("shell words read back in /bin/sh (download and curl examples)", async () => {
+  it("shell words read back in /bin/sh (download and curl examples, a job's command line)", async () => {
     const next = random(SEED + 3);
-    const strings = Array.from({ length: 500 }, () => hostile(next).replace(/\0/g, ""));
-    const script = `printf '%s\\0' ${strings.map(shStr).join(" ")}`;
+    const hostileStrings = Array.from({ length: 500 }, () => hostile(next).replace(/\0/g, ""));
+    // shWord leaves plain words bare and quotes the rest: both read back as written.
+    const plain = ["train.py", "--data-dir", "data", "--lr", "0.001", "--nproc_per_node=2", "a,b", "x@y%z"];
+    const strings = [...hostileStrings, ...hostileStrings.slice(0, 200), ...plain];
+    const words = [
+      ...hostileStrings.map(shStr),
+      ...hostileStrings.slice(0, 200).map(shWord),
+      ...plain.map(shWord),
+    ];
+    expect(plain.map(shWord)).toEqual(plain);
+    const script = `printf '%s\\0' ${words.join(" ")}`;
     // The script on stdin: as one argument it would pass the kernel's size limit.
     const stdout = await new Promise<string>((resolve, reject) => {
       const child = execFile("/bin/sh", [], { maxBuffer: 64 << 20 }, (error, out) =>

@@ -131,3 +131,8 @@ export function jsValue(value: unknown, indent = ""): string {
 export function shStr(text: string): string {
   return `'${wellFormed(text).replace(/'/g, `'\\''`)}'`;
 }
+
+/** A POSIX shell word for `text`: as it is when it holds only characters no shell reads specially, else `shStr`. */
+export function shWord(text: string): string {
+  return /^[A-Za-z0-9_./:=+,@%-]+$/.test(text) ? text : shStr(text);
+}

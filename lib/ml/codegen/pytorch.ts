@@ -25,7 +25,11 @@ export function generatePytorchProject(
       { path: "model.py", content: generateModelPy(plan), language: "python" },
       { path: "train.py", content: generateTrainPy(plan), language: "python" },
       { path: "requirements.txt", content: REQUIREMENTS, language: "plaintext" },
-      { path: "README.md", content: generateReadme(plan, "pytorch"), language: "markdown" },
+      {
+        path: "README.md",
+        content: generateReadme(plan, "pytorch", options.reproduce),
+        language: "markdown",
+      },
     ],
   };
 }

@@ -1,8 +1,8 @@
 /** README.md of a generated project (both targets). */
 import { thousands } from "./format";
-import { mdText } from "./literals";
+import { mdCode, mdText, shWord } from "./literals";
 import type { CodegenPlan } from "./plan";
-import type { CodegenTarget } from "./types";
+import type { CodegenTarget, ReproduceOptions } from "./types";
 
 const shape = (s: readonly number[]) => `[${s.join(", ")}]`;
 
@@ -31,7 +31,83 @@ function layerTable(plan: CodegenPlan): string[] {
   return rows;
 }
 
-export function generateReadme(plan: CodegenPlan, target: CodegenTarget): string {
+/** The command line of a job's bundle, one shell word per argument. */
+function reproduceCommand(r: ReproduceOptions): string {
+  const launcher =
+    r.launcher.kind === "node"
+      ? ["node"]
+      : r.launcher.kind === "torchrun"
+        ? [
+            "python",
+            "-m",
+            "torch.distributed.run",
+            "--standalone",
+            `--nproc_per_node=${r.launcher.processes}`,
+          ]
+        : ["python"];
+  return [...launcher, ...r.command].map(shWord).join(" ");
+}
+
+/** "Reproduce this job": what the bundle holds and the command that trains the job again. */
+function reproduceSection(r: ReproduceOptions, target: CodegenTarget): string[] {
+  const same = r.runtime === target;
+  const lines = ["## Reproduce this job", ""];
+  if (r.data.included) {
+    lines.push(
+      `This is the code of the training job ${mdCode(r.jobId)}. \`data/\` holds its dataset exactly as the job`,
+      "trained on it: the same rows in the same training, validation and test splits, encoded and scaled with",
+      "the statistics of the training rows (every step, in order, is in `data/preprocessing.json`; `data/dataset.json`",
+      "names the arrays, little-endian binary files, and their shapes).",
+    );
+  } else {
+    lines.push(
+      `This is the code of the training job ${mdCode(r.jobId)}. Its dataset is not in this download: ${mdText(r.data.reason)}`,
+    );
+  }
+  if (r.baseWeights)
+    lines.push(
+      "",
+      `${mdCode(r.baseWeights)} holds the base model's weights this fine-tuning run started from.`,
+    );
+  lines.push("", "```bash", reproduceCommand(r), "```", "");
+  if (!r.data.included) {
+    lines.push(
+      "Without `data/`, `--data-dir` has nothing to read; `--data file.csv` splits the rows itself (at random,",
+      "seeded by `--seed`) and does not standardise them, so its figures differ from the job's.",
+      "",
+    );
+  } else if (same && target === "pytorch") {
+    lines.push(
+      "These are the job's own arguments (the defaults of `train.py`, spelt out) and seed. PyTorch is seeded and",
+      "set to deterministic algorithms, and batches are shuffled with `--seed` + epoch, so on a CPU each epoch's",
+      "JSON line gives that epoch's metrics of the job (`loss`, `accuracy`, `val_loss`, `val_accuracy`) to the",
+      "third decimal at least; another torch version or a GPU may differ in the last digits. Training on your own CSV",
+      "instead (`--data file.csv`) splits the rows at random with `--seed` and does not standardise them: use",
+      "`data/` to compare with the job.",
+      "",
+    );
+  } else if (same) {
+    lines.push(
+      "These are the job's own arguments and seed: the splits and the shuffling are the same, but TensorFlow.js",
+      "cannot seed its initial weights, so the figures come close to the job's without equalling them.",
+      "",
+    );
+  } else {
+    lines.push(
+      `The job ran on ${r.runtime === "pytorch" ? "PyTorch" : "TensorFlow.js"}: this ${
+        target === "pytorch" ? "PyTorch" : "TensorFlow.js"
+      } project trains the same model on the same data and splits, with its own initial weights, so its figures differ from the job's.`,
+      "",
+    );
+  }
+  return lines;
+}
+
+export function generateReadme(
+  plan: CodegenPlan,
+  target: CodegenTarget,
+  reproduce?: ReproduceOptions,
+): string {
   const py = target === "pytorch";
   const run = py ? "python train.py" : "node train.mjs";
   const c = plan.config;
@@ -43,6 +119,7 @@ export function generateReadme(plan: CodegenPlan, target: CodegenTarget): string
       plan.output.shape,
     )}, loss \`${plan.loss}\`, ${thousands(plan.totalParams)} trainable parameters.`,
     "",
+    ...(reproduce ? reproduceSection(reproduce, target) : []),
     "## Files",
     "",
     "| file | contents |",

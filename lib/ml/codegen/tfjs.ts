@@ -42,7 +42,7 @@ export function generateTfjsProject(
   files.push(
     { path: "train.mjs", content: generateTrainMjs(plan), language: "javascript" },
     { path: "package.json", content: `${JSON.stringify(packageJson, null, 2)}\n`, language: "json" },
-    { path: "README.md", content: generateReadme(plan, "tfjs"), language: "markdown" },
+    { path: "README.md", content: generateReadme(plan, "tfjs", options.reproduce), language: "markdown" },
   );
   return { target: "tfjs", files };
 }

@@ -22,6 +22,23 @@ export interface GeneratedProject {
 export interface CodegenOptions {
   /** Shown in docstrings and READMEs; also names the model class / TF.js model. */
   projectName?: string;
+  /** A training job's bundle: README.md gets a "Reproduce this job" section (see ReproduceOptions). */
+  reproduce?: ReproduceOptions;
+}
+
+/** How a downloaded training job is run again (GET /training/jobs/{id}/download-code). */
+export interface ReproduceOptions {
+  jobId: string;
+  /** The runtime the job ran on: the same target reproduces it, the other only retrains on its data. */
+  runtime: CodegenTarget;
+  /** The program and its arguments (`train.py --data-dir data …`), as the job's worker passed them. */
+  command: string[];
+  /** `python` (one process), `torchrun` (data_parallel, so many processes) or `node`. */
+  launcher: { kind: "python" } | { kind: "torchrun"; processes: number } | { kind: "node" };
+  /** Whether `data/` (the job's prepared dataset) is in the bundle; else why it is not. */
+  data: { included: true } | { included: false; reason: string };
+  /** Fine-tuning runs: the base weights file in the bundle (`--init-weights`), else null. */
+  baseWeights: string | null;
 }
 
 export type CodegenIssueCode =

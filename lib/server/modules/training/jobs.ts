@@ -25,11 +25,11 @@ import { requestCancel } from "../../jobs/queue";
 import { planOf } from "../../plans";
 import { deleteBlob, parseBlobKey } from "../../storage/blob-store";
 import { creditBalance } from "../account/credits";
-import { codeZipFor } from "../codegen/codegen";
 import { readableDataset, versionOf } from "../datasets/access";
 import { builtinVersionId } from "../datasets/builtin";
 import { architectureOf } from "./architecture";
 import { dispatchQueuedJobs } from "./dispatch";
+import { jobBundleZip } from "./download-bundle";
 import { assertDatasetFits } from "./job-fit";
 import { findOwnedJob, getJobRow } from "./job-rows";
 import { transitionJob } from "./state";
@@ -322,9 +322,9 @@ export async function bulkDeleteTrainingJobs(
   };
 }
 
-export async function jobCodeZip(db: Db, ownerId: string, jobId: string, target: CodegenTarget) {
-  const job = await findOwnedJob(db, ownerId, jobId);
-  return codeZipFor({ name: job.projectName, graph: job.graph, trainingConfig: job.config }, target);
+/** The job's code with its prepared dataset and the command that trains it again (download-bundle.ts). */
+export function jobCodeZip(db: Db, ownerId: string, jobId: string, target: CodegenTarget) {
+  return jobBundleZip(db, ownerId, jobId, target);
 }
 
 export async function jobDag(db: Db, ownerId: string, jobId: string) {

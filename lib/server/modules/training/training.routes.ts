@@ -188,7 +188,8 @@ export const downloadTrainingCode = createRoute({
   path: `${base}/{job_id}/download-code`,
   operationId: "downloadTrainingCode",
   tags,
-  summary: "Download the job's generated training code (the files its worker runs) as a ZIP",
+  summary:
+    "Download the job's training code (the files its worker ran), its prepared dataset (data/) and the command that trains it again, as a ZIP",
   ...auth,
   request: {
     params: jobIdParams,
