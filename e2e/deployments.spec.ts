@@ -69,7 +69,7 @@ test("deploy the Iris model from its job page, try it, rotate the key, pause and
   expect(firstKey.startsWith(prefix)).toBe(true);
 
   // Try it: a form from the schema, prefilled with the example; the answer as label + probabilities.
-  const sepal = page.getByLabel("sepal_length_cm");
+  const sepal = page.getByLabel("sepal_length_cm", { exact: true });
   await expect(sepal).not.toHaveValue("");
   await predictInTryIt(page);
   await expect(page.getByTestId("predicted-label")).toHaveText(/^(setosa|versicolor|virginica)$/i);
@@ -107,10 +107,35 @@ test("deploy the Iris model from its job page, try it, rotate the key, pause and
   await predictInTryIt(page);
   await expect(page.getByTestId("predicted-label")).toBeVisible();
 
-  // The key lives in this tab's memory only: after a reload, try-it asks for it.
+  // The key lives in this tab's memory only: after a reload the owner tries the model with their
+  // session, no key pasted.
   await page.reload();
+  await expect(page.getByTestId("try-it-credential")).toContainText("Calls from this page use your session");
+  await predictInTryIt(page);
+  await expect(page.getByTestId("predicted-label")).toHaveText(/^(setosa|versicolor|virginica)$/i);
+  await screenshotBothThemes(page, "deployments-console-session");
+
+  // A blank field: named in the form, nothing sent. Marked unknown, the model fills it in and says so.
+  const petal = page.getByLabel("petal_width_cm", { exact: true });
+  await petal.fill("");
+  await predictInTryIt(page);
+  await expect(page.getByTestId("blank-fields")).toContainText("“petal_width_cm”");
+  await expect(page.getByText("Required: enter a value, or tick “unknown”")).toBeVisible();
+  await expect(page.getByTestId("predicted-label")).toHaveCount(0);
+  await expectAccessible(page);
+  await screenshotBothThemes(page, "deployments-console-blank-field");
+  await page.getByRole("checkbox", { name: "unknown petal_width_cm" }).check();
+  await predictInTryIt(page);
+  await expect(page.getByTestId("predicted-label")).toBeVisible();
+  await expect(page.getByText("Sent with “petal_width_cm” unknown")).toBeVisible();
+  await page.getByRole("checkbox", { name: "unknown petal_width_cm" }).uncheck();
+  await petal.fill("1.5");
+
+  // The key stays optional: pasted, calls are sent exactly as an app sends them.
+  await page.getByRole("button", { name: "Test with the deployment key" }).click();
   await page.getByLabel("Deployment key").fill(secondKey);
   await page.getByRole("button", { name: "Use key" }).click();
+  await expect(page.getByTestId("try-it-credential")).toContainText("use the deployment key");
   await predictInTryIt(page);
   await expect(page.getByTestId("predicted-label")).toBeVisible();
 

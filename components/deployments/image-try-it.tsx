@@ -5,7 +5,7 @@ import { ImageUp, Play } from "lucide-react";
 import { type DragEvent, useEffect, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { api } from "@/lib/api/client";
+import { predictFromConsole } from "@/lib/api/deployments/predict";
 import {
   firstPicture,
   MAX_PICTURE_BYTES,
@@ -39,7 +39,7 @@ export function ImageTryIt({
   field,
 }: {
   deployment: Deployment;
-  apiKey: string;
+  apiKey: string | null;
   field: string;
 }) {
   const [picture, setPicture] = useState<Picture | null>(null);
@@ -47,15 +47,7 @@ export function ImageTryIt({
   const [dragging, setDragging] = useState(false);
   const inputId = useId();
   const predict = useMutation({
-    mutationFn: async (dataUrl: string) => {
-      const { data } = await api.POST("/api/v1/inference/{deployment_id}/predict", {
-        params: { path: { deployment_id: deployment.id } },
-        headers: { Authorization: `Bearer ${apiKey}` },
-        body: { inputs: [{ [field]: dataUrl }] },
-      });
-      if (!data) throw new Error("No prediction returned.");
-      return data;
-    },
+    mutationFn: (dataUrl: string) => predictFromConsole(deployment.id, [{ [field]: dataUrl }], apiKey),
   });
   const { mutate, reset } = predict;
 

@@ -7,8 +7,8 @@ import { inputClass } from "@/components/ui/field";
 import { rememberKey } from "./key-store";
 
 /**
- * Where the user pastes the deployment key when this tab does not hold it (after a reload): the
- * try-it panel calls the inference routes with it, as a client would. It stays in this tab's memory.
+ * Where the owner may paste the deployment key to test the deployment exactly as an app calls it
+ * (the console otherwise calls with the owner's session). It stays in this tab's memory.
  */
 export function KeyInput({ deploymentId, keyPrefix }: { deploymentId: string; keyPrefix: string }) {
   const [value, setValue] = useState("");
@@ -23,8 +23,8 @@ export function KeyInput({ deploymentId, keyPrefix }: { deploymentId: string; ke
         <KeyRound aria-hidden className="h-4 w-4 text-muted" /> Deployment key
       </label>
       <p className="text-sm text-muted">
-        Requests are sent with the deployment's key (<span className="font-mono">{keyPrefix}…</span>), as your
-        clients send them. Paste it to try the deployment; it stays in this tab only. Lost it? Rotate the key.
+        Optional: paste the deployment key (<span className="font-mono">{keyPrefix}…</span>) to send requests
+        exactly as your apps do. It stays in this tab only. Lost it? Rotate the key.
       </p>
       <div className="flex gap-2">
         <input

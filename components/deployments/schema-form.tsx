@@ -7,33 +7,66 @@ import type { FormField, FormValues } from "@/lib/deployments-ui/schema-form";
 function FieldInput({
   field,
   value,
+  unknown,
   error,
   onChange,
+  onUnknown,
 }: {
   field: FormField;
   value: string;
+  unknown: boolean;
   error?: string;
   onChange: (v: string) => void;
+  onUnknown: (unknown: boolean) => void;
 }) {
   const id = useId();
   const errorId = `${id}-error`;
   const common = {
     id,
-    value,
+    value: unknown ? "" : value,
+    required: !(field.nullable && unknown) && !(field.kind === "text" && field.multiline),
+    disabled: unknown,
+    placeholder: unknown ? "filled in as in training" : undefined,
     "aria-invalid": error ? true : undefined,
     "aria-describedby": error ? errorId : undefined,
     className: inputClass,
   };
+  // A field the model can fill in (the schema allows null) may be sent as unknown; selects say so
+  // with their own “(unknown)” option.
+  const canBeUnknown = field.nullable && field.kind !== "enum";
+  const description = "description" in field ? field.description : undefined;
   return (
     <div className={field.kind === "text" && field.multiline ? "space-y-1 sm:col-span-2" : "space-y-1"}>
-      <label htmlFor={id} className="block truncate font-mono text-xs font-medium" title={field.name}>
-        {field.name}
-      </label>
+      <div className="flex items-baseline justify-between gap-2">
+        <label htmlFor={id} className="block truncate font-mono text-xs font-medium" title={field.name}>
+          {field.name}
+        </label>
+        {canBeUnknown ? (
+          <label
+            className="inline-flex shrink-0 items-center gap-1 text-xs text-muted"
+            title={description ?? "Send null: the model fills it in as training did."}
+          >
+            <input
+              type="checkbox"
+              checked={unknown}
+              onChange={(e) => onUnknown(e.target.checked)}
+              className="accent-[var(--accent)]"
+            />
+            unknown
+            <span className="sr-only"> {field.name}</span>
+          </label>
+        ) : null}
+      </div>
       {field.kind === "number" ? (
         <input {...common} type="text" inputMode="decimal" onChange={(e) => onChange(e.target.value)} />
       ) : field.kind === "enum" ? (
         <select {...common} onChange={(e) => onChange(e.target.value)}>
           {field.nullable ? <option value="">(unknown)</option> : null}
+          {!field.nullable && value === "" ? (
+            <option value="" disabled>
+              Choose…
+            </option>
+          ) : null}
           {field.options.map((o) => (
             <option key={o} value={o}>
               {o}
@@ -59,17 +92,24 @@ function FieldInput({
   );
 }
 
-/** The instance as a form generated from the input schema; `errors` by field name (from a 422). */
+/**
+ * The instance as a form generated from the input schema; `errors` by field name (blank fields, or
+ * a 422's); `unknown` the fields sent as null, for the model to fill in as in training.
+ */
 export function SchemaForm({
   fields,
   values,
+  unknown,
   errors,
   onChange,
+  onUnknownChange,
 }: {
   fields: readonly FormField[];
   values: FormValues;
+  unknown: readonly string[];
   errors: Record<string, string>;
   onChange: (values: FormValues) => void;
+  onUnknownChange: (unknown: string[]) => void;
 }) {
   return (
     <div className="grid gap-3 sm:grid-cols-2">
@@ -78,8 +118,12 @@ export function SchemaForm({
           key={f.name}
           field={f}
           value={values[f.name] ?? ""}
+          unknown={f.nullable && unknown.includes(f.name)}
           error={errors[f.name]}
           onChange={(v) => onChange({ ...values, [f.name]: v })}
+          onUnknown={(on) =>
+            onUnknownChange(on ? [...unknown, f.name] : unknown.filter((name) => name !== f.name))
+          }
         />
       ))}
     </div>

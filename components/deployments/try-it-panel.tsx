@@ -1,21 +1,23 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { Braces, ListChecks, Play } from "lucide-react";
+import { Braces, KeyRound, ListChecks, Play, UserRound } from "lucide-react";
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { api } from "@/lib/api/client";
+import { predictFromConsole } from "@/lib/api/deployments/predict";
 import { useInferenceSchema } from "@/lib/api/deployments/use-inference-schema";
 import { imageFieldOf } from "@/lib/deployments-ui/image-input";
 import {
-  blankFields,
   type FormValues,
   formFields,
   instanceFromValues,
+  missingFields,
   parseRawBody,
+  unknownFields,
+  unknownFromInstance,
   valuesFromInstance,
 } from "@/lib/deployments-ui/schema-form";
 import { LayerlineError } from "@/sdk/src/errors";
@@ -44,39 +46,40 @@ function TryItForm({
   schema,
 }: {
   deployment: Deployment;
-  apiKey: string;
+  apiKey: string | null;
   schema: InferenceSchema;
 }) {
   const fields = useMemo(() => formFields(schema.input_schema), [schema.input_schema]);
   const example = schema.example.inputs[0];
   const [values, setValues] = useState<FormValues>(() => (fields ? valuesFromInstance(fields, example) : {}));
+  const [unknown, setUnknown] = useState<string[]>(() =>
+    fields ? unknownFromInstance(fields, example) : [],
+  );
+  /** Blank fields found when the form was last sent (nothing was sent then). */
+  const [blank, setBlank] = useState<string[]>([]);
   const [raw, setRaw] = useState(() => JSON.stringify(schema.example, null, 2));
   const [mode, setMode] = useState<"form" | "json">(fields ? "form" : "json");
   const [rawError, setRawError] = useState<string | null>(null);
   const rawId = useId();
   const predict = useMutation({
-    mutationFn: async (inputs: unknown[]) => {
-      const { data } = await api.POST("/api/v1/inference/{deployment_id}/predict", {
-        params: { path: { deployment_id: deployment.id } },
-        headers: { Authorization: `Bearer ${apiKey}` },
-        body: { inputs },
-      });
-      if (!data) throw new Error("No prediction returned.");
-      return data;
-    },
+    mutationFn: (inputs: unknown[]) => predictFromConsole(deployment.id, inputs, apiKey),
   });
 
-  /** The fields the last form request left blank (sent as missing). */
-  const [sentBlank, setSentBlank] = useState<string[]>([]);
+  /** The fields the last form request sent as unknown (filled in by the model). */
+  const [sentUnknown, setSentUnknown] = useState<string[]>([]);
 
   const switchTo = (next: "form" | "json") => {
     if (next === mode) return;
     if (next === "json" && fields)
-      setRaw(JSON.stringify({ inputs: [instanceFromValues(fields, values)] }, null, 2));
+      setRaw(JSON.stringify({ inputs: [instanceFromValues(fields, values, unknown)] }, null, 2));
     if (next === "form" && fields) {
       const parsed = parseRawBody(raw);
-      if (parsed.ok) setValues(valuesFromInstance(fields, parsed.inputs[0]));
+      if (parsed.ok) {
+        setValues(valuesFromInstance(fields, parsed.inputs[0]));
+        setUnknown(unknownFromInstance(fields, parsed.inputs[0]));
+      }
     }
+    setBlank([]);
     setRawError(null);
     setMode(next);
   };
@@ -84,21 +87,33 @@ function TryItForm({
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (mode === "form" && fields) {
-      setSentBlank(blankFields(fields, values));
-      predict.mutate([instanceFromValues(fields, values)]);
+      // Every field is required: a blank one is named here and nothing is sent.
+      const missing = missingFields(fields, values, unknown);
+      setBlank(missing);
+      if (missing.length > 0) {
+        predict.reset();
+        return;
+      }
+      setSentUnknown(unknownFields(fields, values, unknown));
+      predict.mutate([instanceFromValues(fields, values, unknown)]);
       return;
     }
-    setSentBlank([]);
+    setSentUnknown([]);
     const parsed = parseRawBody(raw);
     setRawError(parsed.ok ? null : parsed.error);
     if (parsed.ok) predict.mutate(parsed.inputs);
   };
 
-  const errors = mode === "form" ? fieldErrors(predict.error) : {};
+  const errors: Record<string, string> = mode === "form" ? fieldErrors(predict.error) : {};
+  const canBeUnknown = new Set(fields?.filter((f) => f.nullable).map((f) => f.name));
+  for (const name of blank)
+    errors[name] = canBeUnknown.has(name)
+      ? "Required: enter a value, or tick “unknown” to let the model fill it in."
+      : "Required: enter a value.";
   const outputs = predict.data?.outputs ?? [];
   return (
     <div className="grid items-start gap-6 lg:grid-cols-2">
-      <form onSubmit={submit} className="min-w-0 space-y-4" aria-label="Request">
+      <form onSubmit={submit} noValidate className="min-w-0 space-y-4" aria-label="Request">
         <div className="flex items-center justify-between gap-3">
           <h3 className="text-sm font-semibold">Request</h3>
           <fieldset className="inline-flex rounded-md border border-border p-0.5">
@@ -126,7 +141,22 @@ function TryItForm({
           </fieldset>
         </div>
         {mode === "form" && fields ? (
-          <SchemaForm fields={fields} values={values} errors={errors} onChange={setValues} />
+          <SchemaForm
+            fields={fields}
+            values={values}
+            unknown={unknown}
+            errors={errors}
+            onChange={(next) => {
+              setValues(next);
+              if (blank.length > 0)
+                setBlank(missingFields(fields, next, unknown).filter((n) => blank.includes(n)));
+            }}
+            onUnknownChange={(next) => {
+              setUnknown(next);
+              if (blank.length > 0)
+                setBlank(missingFields(fields, values, next).filter((n) => blank.includes(n)));
+            }}
+          />
         ) : (
           <div className="space-y-1">
             <label htmlFor={rawId} className="block text-xs text-muted">
@@ -150,7 +180,14 @@ function TryItForm({
       </form>
       <section aria-label="Response" className="min-w-0 space-y-3">
         <h3 className="text-sm font-semibold">Response</h3>
-        {predict.isError ? (
+        {blank.length > 0 ? (
+          <div data-testid="blank-fields">
+            <Alert tone="danger">
+              Not sent: fill in {blank.map((n) => `“${n}”`).join(", ")}. The model needs every field to
+              answer.
+            </Alert>
+          </div>
+        ) : predict.isError ? (
           <ProblemAlert error={predict.error} />
         ) : predict.data ? (
           <div className="space-y-4">
@@ -161,11 +198,12 @@ function TryItForm({
                 <PredictionOutput output={o} />
               </div>
             ))}
-            {sentBlank.length > 0 ? (
+            {sentUnknown.length > 0 ? (
               <Alert tone="warn">
-                Sent without {sentBlank.map((n) => `“${n}”`).join(", ")}: the model filled{" "}
-                {sentBlank.length === 1 ? "it" : "them"} in as in training (a number with the training mean),
-                so this answer does not rest on {sentBlank.length === 1 ? "that value" : "those values"}.
+                Sent with {sentUnknown.map((n) => `“${n}”`).join(", ")} unknown: the model filled{" "}
+                {sentUnknown.length === 1 ? "it" : "them"} in as in training (a number with the training
+                mean), so this answer does not rest on{" "}
+                {sentUnknown.length === 1 ? "that value" : "those values"}.
               </Alert>
             ) : null}
             <p className="text-xs text-muted">Answered by revision {predict.data.revision}.</p>
@@ -181,8 +219,49 @@ function TryItForm({
 }
 
 /**
- * Try it: a form generated from the input schema (or raw JSON), sent with the deployment key; an
- * image model takes a picture instead (image-try-it.tsx).
+ * Which credential the console's calls use: the owner's session unless this tab holds the
+ * deployment's key (just created or rotated, or pasted to test as an app calls).
+ */
+function CredentialNote({ deployment, apiKey }: { deployment: Deployment; apiKey: string | null }) {
+  const [asking, setAsking] = useState(false);
+  if (apiKey)
+    return (
+      <div className="flex flex-wrap items-center justify-between gap-2 rounded-md bg-panel-2 px-3 py-2 text-xs text-muted">
+        <span className="flex items-center gap-1.5">
+          <KeyRound aria-hidden className="h-3.5 w-3.5" />
+          <span data-testid="try-it-credential">
+            Calls from this page use the deployment key (
+            <span className="font-mono">{deployment.key_prefix}…</span>), as your apps do.
+          </span>
+        </span>
+        <Button variant="ghost" size="sm" onClick={() => forgetKey(deployment.id)}>
+          Use my session instead
+        </Button>
+      </div>
+    );
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap items-center justify-between gap-2 rounded-md bg-panel-2 px-3 py-2 text-xs text-muted">
+        <span className="flex items-center gap-1.5">
+          <UserRound aria-hidden className="h-3.5 w-3.5" />
+          <span data-testid="try-it-credential">
+            Calls from this page use your session; apps use a deployment key (
+            <span className="font-mono">{deployment.key_prefix}…</span>).
+          </span>
+        </span>
+        <Button variant="ghost" size="sm" aria-expanded={asking} onClick={() => setAsking(!asking)}>
+          {asking ? "Cancel" : "Test with the deployment key"}
+        </Button>
+      </div>
+      {asking ? <KeyInput deploymentId={deployment.id} keyPrefix={deployment.key_prefix} /> : null}
+    </div>
+  );
+}
+
+/**
+ * Try it: a form generated from the input schema (or raw JSON); an image model takes a picture
+ * instead (image-try-it.tsx). Sent with the owner's session, or with the deployment key when this
+ * tab holds it (exactly as a client sends it).
  */
 export function TryItPanel({ deployment }: { deployment: Deployment }) {
   const apiKey = useDeploymentKey(deployment.id);
@@ -191,12 +270,11 @@ export function TryItPanel({ deployment }: { deployment: Deployment }) {
     <Card>
       <CardHeader
         title="Try it"
-        description="Send a prediction request to the deployment, exactly as a client does."
+        description="Send a prediction request to the deployment and see its answer, as a client gets it."
       />
-      <div className="px-5 py-4">
-        {!apiKey ? (
-          <KeyInput deploymentId={deployment.id} keyPrefix={deployment.key_prefix} />
-        ) : schema.isPending ? (
+      <div className="space-y-4 px-5 py-4">
+        <CredentialNote deployment={deployment} apiKey={apiKey} />
+        {schema.isPending ? (
           <p className="text-sm text-muted" role="status">
             Reading the deployment's schema…
           </p>
@@ -207,9 +285,11 @@ export function TryItPanel({ deployment }: { deployment: Deployment }) {
               <Button variant="secondary" size="sm" onClick={() => schema.refetch()}>
                 Try again
               </Button>
-              <Button variant="ghost" size="sm" onClick={() => forgetKey(deployment.id)}>
-                Use another key
-              </Button>
+              {apiKey ? (
+                <Button variant="ghost" size="sm" onClick={() => forgetKey(deployment.id)}>
+                  Use my session instead
+                </Button>
+              ) : null}
             </div>
           </div>
         ) : imageFieldOf(schema.data.input_schema) ? (

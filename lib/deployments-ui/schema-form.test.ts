@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  blankFields,
   formFields,
   instanceFromValues,
+  missingFields,
   parseRawBody,
   textFieldOf,
+  unknownFields,
+  unknownFromInstance,
   valuesFromInstance,
 } from "./schema-form";
 
@@ -49,20 +51,29 @@ describe("formFields", () => {
 describe("values", () => {
   const fields = formFields(iris) ?? [];
   it("round-trips the example instance", () => {
-    const values = valuesFromInstance(fields, { sepal_length: 5.1, species_hint: "a", note: null });
+    const example = { sepal_length: 5.1, species_hint: "a", note: null };
+    const values = valuesFromInstance(fields, example);
     expect(values).toEqual({ sepal_length: "5.1", species_hint: "a", note: "" });
-    expect(instanceFromValues(fields, values)).toEqual({ sepal_length: 5.1, species_hint: "a", note: null });
+    expect(instanceFromValues(fields, values, unknownFromInstance(fields, example))).toEqual(example);
   });
 
-  it("sends empty optional fields as null and a non-number as typed (the server names the field)", () => {
+  it("leaves blank fields out (the server names them), sends unknown ones as null and a non-number as typed", () => {
     expect(instanceFromValues(fields, { sepal_length: "", species_hint: "", note: "x" })).toEqual({
-      sepal_length: null,
-      species_hint: null,
+      species_hint: null, // the select's “(unknown)” is a choice
       note: "x",
     });
     expect(
+      instanceFromValues(fields, { sepal_length: "", species_hint: "a", note: "" }, ["sepal_length", "note"]),
+    ).toEqual({ sepal_length: null, species_hint: "a", note: null });
+    expect(
       instanceFromValues(fields, { sepal_length: "abc", species_hint: "b", note: "" }).sepal_length,
     ).toBe("abc");
+  });
+
+  it("reads null back as unknown", () => {
+    expect(unknownFromInstance(fields, { sepal_length: null, species_hint: null, note: "x" })).toEqual([
+      "sepal_length",
+    ]);
   });
 });
 
@@ -81,14 +92,23 @@ describe("parseRawBody", () => {
   });
 });
 
-describe("blankFields", () => {
-  it("names the optional fields left blank, not the filled or required ones", () => {
-    const fields = [
-      { kind: "number" as const, name: "a", nullable: true },
-      { kind: "number" as const, name: "b", nullable: true },
-      { kind: "enum" as const, name: "c", options: ["x"], nullable: true },
-      { kind: "text" as const, name: "d", nullable: false, multiline: true },
-    ];
-    expect(blankFields(fields, { a: " ", b: "1.5", c: "", d: "" })).toEqual(["a", "c"]);
+describe("missingFields and unknownFields", () => {
+  const fields = [
+    { kind: "number" as const, name: "a", nullable: true },
+    { kind: "number" as const, name: "b", nullable: false },
+    { kind: "enum" as const, name: "c", options: ["x"], nullable: true },
+    { kind: "enum" as const, name: "e", options: ["x"], nullable: false },
+    { kind: "text" as const, name: "d", nullable: false, multiline: true },
+  ];
+
+  it("names every blank field not marked unknown (a language model's text may be empty)", () => {
+    expect(missingFields(fields, { a: " ", b: "", c: "", e: "", d: "" })).toEqual(["a", "b", "e"]);
+    expect(missingFields(fields, { a: "", b: "2", c: "", e: "x", d: "" }, ["a"])).toEqual([]);
+    // Only a field that allows null can be unknown.
+    expect(missingFields(fields, { a: "1", b: "", c: "x", e: "x", d: "" }, ["b"])).toEqual(["b"]);
+  });
+
+  it("names the fields sent as unknown, not the filled or required ones", () => {
+    expect(unknownFields(fields, { a: "", b: "1.5", c: "", e: "x", d: "" }, ["a", "b"])).toEqual(["a", "c"]);
   });
 });

@@ -5,7 +5,7 @@
  */
 
 export type FormField =
-  | { kind: "number"; name: string; nullable: boolean }
+  | { kind: "number"; name: string; nullable: boolean; description?: string }
   | { kind: "enum"; name: string; options: string[]; nullable: boolean }
   | { kind: "text"; name: string; nullable: boolean; multiline: boolean; description?: string };
 
@@ -24,7 +24,10 @@ export function formFields(schema: Record<string, unknown>): FormField[] | null 
       const options = raw.enum.filter((v): v is string => typeof v === "string");
       fields.push({ kind: "enum", name, options, nullable: nullable || raw.enum.includes(null) });
     } else if (types.includes("number") || types.includes("integer")) {
-      fields.push({ kind: "number", name, nullable });
+      const description = typeof raw.description === "string" ? raw.description : undefined;
+      fields.push(
+        description ? { kind: "number", name, nullable, description } : { kind: "number", name, nullable },
+      );
     } else if (types.includes("string")) {
       fields.push({
         kind: "text",
@@ -61,35 +64,77 @@ export function valuesFromInstance(fields: readonly FormField[], instance: unkno
 }
 
 /**
- * The instance the form's values describe: numbers as numbers, an empty optional field as null.
- * A value that is not a number is sent as typed, so the server's 422 names the field.
+ * The instance the form's values describe: numbers as numbers; a field marked unknown as null (only
+ * where the schema allows null: the model fills it in as training did); a blank field left out, so
+ * the server names it as missing. A value that is not a number is sent as typed, so the server's 422
+ * names the field.
  */
 export function instanceFromValues(
   fields: readonly FormField[],
   values: FormValues,
+  unknown: readonly string[] = [],
 ): Record<string, unknown> {
   const instance: Record<string, unknown> = {};
   for (const f of fields) {
     const raw = values[f.name] ?? "";
-    if (f.kind === "number") {
+    if (f.nullable && unknown.includes(f.name)) {
+      instance[f.name] = null;
+    } else if (f.kind === "number") {
       const trimmed = raw.trim();
       const n = Number(trimmed);
-      instance[f.name] = trimmed === "" ? (f.nullable ? null : "") : Number.isFinite(n) ? n : raw;
+      if (trimmed !== "") instance[f.name] = Number.isFinite(n) ? n : raw;
     } else if (f.kind === "enum") {
-      instance[f.name] = raw === "" && f.nullable ? null : raw;
-    } else {
-      instance[f.name] = raw === "" && f.nullable && !f.multiline ? null : raw;
+      // A nullable select's “(unknown)” option is a choice, not a blank.
+      if (raw !== "") instance[f.name] = raw;
+      else if (f.nullable) instance[f.name] = null;
+    } else if (raw !== "" || f.multiline) {
+      instance[f.name] = raw;
     }
   }
   return instance;
 }
 
+/** The nullable fields an instance sends as null (shown as “unknown” in the form). */
+export function unknownFromInstance(fields: readonly FormField[], instance: unknown): string[] {
+  const src = isRecord(instance) ? instance : {};
+  return fields.filter((f) => f.nullable && f.kind !== "enum" && src[f.name] === null).map((f) => f.name);
+}
+
 /**
- * The optional fields left blank (sent as missing): the model fills them in as training did (a
- * number with the training mean), so the answer does not rest on them; the console says so.
+ * The fields the form cannot send: blank and not marked unknown. Every field of a model's instance
+ * is required (the server refuses a missing one with a 422); a language model's text may be empty.
  */
-export function blankFields(fields: readonly FormField[], values: FormValues): string[] {
-  return fields.filter((f) => f.nullable && (values[f.name] ?? "").trim() === "").map((f) => f.name);
+export function missingFields(
+  fields: readonly FormField[],
+  values: FormValues,
+  unknown: readonly string[] = [],
+): string[] {
+  return fields
+    .filter((f) => {
+      if ((values[f.name] ?? "").trim() !== "") return false;
+      if (f.kind === "enum") return !f.nullable;
+      if (f.kind === "text" && f.multiline) return false;
+      return !(f.nullable && unknown.includes(f.name));
+    })
+    .map((f) => f.name);
+}
+
+/**
+ * The fields sent as unknown (null): the model fills them in as training did (a number with the
+ * training mean), so the answer does not rest on them; the console says so.
+ */
+export function unknownFields(
+  fields: readonly FormField[],
+  values: FormValues,
+  unknown: readonly string[] = [],
+): string[] {
+  return fields
+    .filter(
+      (f) =>
+        f.nullable &&
+        (unknown.includes(f.name) || (f.kind === "enum" && (values[f.name] ?? "").trim() === "")),
+    )
+    .map((f) => f.name);
 }
 
 /** Parses the raw JSON editor's text as a predict body (`{"inputs": [...]}`) or says what is wrong. */
