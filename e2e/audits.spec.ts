@@ -29,6 +29,21 @@ test("an audit published through the API: list, report with charts, share, the p
   await signUpViaApi(context, baseURL);
   const req = context.request;
 
+  // A new user: the page says what an audit is and shows a runnable example against this server.
+  await page.goto("/audits");
+  await expect(page.getByRole("heading", { name: "No audits yet" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "How an audit works" })).toBeVisible();
+  const example = page.getByTestId("audit-example");
+  await expect(example).toContainText(`curl -X POST ${baseURL}/api/v1/audits`);
+  await expect(page.getByRole("button", { name: "Copy curl" })).toBeVisible();
+  await page.getByRole("tab", { name: "A whole log with the CLI" }).click();
+  await expect(example).toContainText(`LAYERLINE_URL=${baseURL}`);
+  await expect(example).toContainText("layerline audit calls.jsonl");
+  await expect(example).not.toContainText("cli/");
+  await page.getByRole("tab", { name: "Try it with curl" }).click();
+  await expectAccessible(page);
+  await screenshotBothThemes(page, "audits-empty");
+
   const audit = await apiJson(req, baseURL, "POST", "/api/v1/audits", {
     name: "Support desk audit",
     source: "support-calls.jsonl",

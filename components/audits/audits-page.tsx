@@ -12,6 +12,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { useAudits } from "@/lib/api/audits/queries";
 import { formatAgo } from "@/lib/training-ui/durations";
+import { AuditHowTo } from "./audit-how-to";
 import { AuditStateBadge } from "./audit-state-badge";
 import { pct } from "./format";
 
@@ -30,7 +31,7 @@ export function AuditsPage() {
     <div className="max-w-6xl">
       <PageHeader
         title="Audits"
-        description="Workloads you run today against cheaper candidates trained on their own calls"
+        description="What a job done by a hosted model costs today, against small models trained on its own calls: quality, latency and cost side by side"
       />
       {list.isPending ? (
         <p className="py-16 text-center text-sm text-muted" role="status">
@@ -39,69 +40,76 @@ export function AuditsPage() {
       ) : list.isError ? (
         <ProblemAlert error={list.error} />
       ) : data && data.total === 0 ? (
-        <EmptyState icon={ClipboardCheck} title="No audits yet">
-          Export the calls your app makes to a large model as JSON Lines (one call per line: its input, output
-          and model) and run <code className="font-mono">npx layerline audit calls.jsonl</code> with your
-          personal key: Layerline trains smaller candidates on those calls and the report appears here. The
-          log format is in the{" "}
-          <a href="/docs/api#tag/audits" className="font-medium underline">
-            API reference
-          </a>
-          .
-        </EmptyState>
+        <div className="space-y-6">
+          <EmptyState icon={ClipboardCheck} title="No audits yet">
+            Publish your app's logged calls to a hosted model and Layerline trains smaller candidates on them;
+            the report (quality, latency and cost per 1,000 calls) appears here. Start with the example below.
+          </EmptyState>
+          <AuditHowTo />
+        </div>
       ) : data ? (
-        <div className="space-y-3">
-          <ListTable
-            caption="Audits"
-            columns={[
-              { header: "Audit" },
-              { header: "State", width: "w-28" },
-              { header: "Workloads", width: "w-72" },
-              {
-                header: "Best savings",
-                width: "w-28",
-                align: "right",
-                title: "The best candidate's savings on its workload",
-              },
-              { header: "Created", width: "w-32", align: "right" },
-            ]}
-          >
-            {data.items.map((a) => (
-              <tr key={a.id} className={LIST_ROW} data-testid="audit-row">
-                <td className="px-4 py-2.5">
-                  <Link
-                    href={`/audits/${a.id}`}
-                    className="block truncate font-medium text-fg hover:text-accent hover:underline"
-                  >
-                    {a.name}
-                  </Link>
-                  <span className="block truncate text-xs text-muted">{a.source || "–"}</span>
-                </td>
-                <td className="px-3 py-2.5">
-                  <AuditStateBadge state={a.state} />
-                </td>
-                <td className="px-3 py-2.5">
-                  <span className="block truncate" title={a.workloads.map((w) => w.name).join(", ")}>
-                    {a.workloads.length} · {a.workloads.map((w) => `${w.model} (${w.task})`).join(", ")}
-                  </span>
-                  <span className="block text-xs text-muted">
-                    {a.workloads.reduce((s, w) => s + w.current.calls, 0)} calls · {a.candidate_count}{" "}
-                    candidate
-                    {a.candidate_count === 1 ? "" : "s"}
-                  </span>
-                </td>
-                <td className="px-3 py-2.5 text-right font-mono tabular-nums">
-                  {pct(a.best_savings_percent)}
-                </td>
-                <td className="whitespace-nowrap px-4 py-2.5 text-right text-muted">
-                  <time dateTime={a.created_at} title={new Date(a.created_at).toLocaleString()}>
-                    {formatAgo(a.created_at, now)}
-                  </time>
-                </td>
-              </tr>
-            ))}
-          </ListTable>
-          <Pager data={data} noun="audit" onPage={setPage} />
+        <div className="space-y-6">
+          <div className="space-y-3">
+            <ListTable
+              caption="Audits"
+              columns={[
+                { header: "Audit" },
+                { header: "State", width: "w-28" },
+                { header: "Workloads", width: "w-72" },
+                {
+                  header: "Best savings",
+                  width: "w-28",
+                  align: "right",
+                  title: "The best candidate's savings on its workload",
+                },
+                { header: "Created", width: "w-32", align: "right" },
+              ]}
+            >
+              {data.items.map((a) => (
+                <tr key={a.id} className={LIST_ROW} data-testid="audit-row">
+                  <td className="px-4 py-2.5">
+                    <Link
+                      href={`/audits/${a.id}`}
+                      className="block truncate font-medium text-fg hover:text-accent hover:underline"
+                    >
+                      {a.name}
+                    </Link>
+                    <span className="block truncate text-xs text-muted">{a.source || "–"}</span>
+                  </td>
+                  <td className="px-3 py-2.5">
+                    <AuditStateBadge state={a.state} />
+                  </td>
+                  <td className="px-3 py-2.5">
+                    <span className="block truncate" title={a.workloads.map((w) => w.name).join(", ")}>
+                      {a.workloads.length} · {a.workloads.map((w) => `${w.model} (${w.task})`).join(", ")}
+                    </span>
+                    <span className="block text-xs text-muted">
+                      {a.workloads.reduce((s, w) => s + w.current.calls, 0)} calls · {a.candidate_count}{" "}
+                      candidate
+                      {a.candidate_count === 1 ? "" : "s"}
+                    </span>
+                  </td>
+                  <td className="px-3 py-2.5 text-right font-mono tabular-nums">
+                    {pct(a.best_savings_percent)}
+                  </td>
+                  <td className="whitespace-nowrap px-4 py-2.5 text-right text-muted">
+                    <time dateTime={a.created_at} title={new Date(a.created_at).toLocaleString()}>
+                      {formatAgo(a.created_at, now)}
+                    </time>
+                  </td>
+                </tr>
+              ))}
+            </ListTable>
+            <Pager data={data} noun="audit" onPage={setPage} />
+          </div>
+          <details className="group">
+            <summary className="cursor-pointer text-sm font-medium text-accent">
+              How audits work, and another one
+            </summary>
+            <div className="mt-3">
+              <AuditHowTo />
+            </div>
+          </details>
         </div>
       ) : null}
     </div>
