@@ -268,3 +268,52 @@ describe("validateForCodegen", () => {
     expect(() => generatePytorchProject(dilated.graph, dilated.training)).not.toThrow();
   });
 });
+
+describe("a training job's README", () => {
+  const mlp = sequential({ shape: [4] }, [["Dense", { units: 3 }]]);
+  const reproduce = {
+    jobId: "job_1",
+    runtime: "pytorch" as const,
+    command: ["train.py", "--data-dir", "data", "--seed", "7"],
+    launcher: { kind: "python" as const },
+    data: { included: true as const },
+    baseWeights: null,
+  };
+  const readme = (target: "pytorch" | "tfjs", extra: Partial<typeof reproduce> | object = {}) =>
+    fileOf(
+      generateProject(target, mlp.graph, mlp.training, {
+        projectName: "x",
+        reproduce: { ...reproduce, ...extra },
+      }).files,
+      "README.md",
+    );
+
+  it("says how to train the job again, and whether that equals the job", () => {
+    const plain = fileOf(generatePytorchProject(mlp.graph, mlp.training).files, "README.md");
+    expect(plain).not.toContain("Reproduce this job");
+    const same = readme("pytorch");
+    expect(same).toContain("## Reproduce this job");
+    expect(same).toContain("```bash\npython train.py --data-dir data --seed 7\n```");
+    expect(same).toContain("to the\nthird decimal");
+    expect(readme("pytorch", { launcher: { kind: "torchrun", processes: 2 } })).toContain(
+      "python -m torch.distributed.run --standalone --nproc_per_node=2 train.py",
+    );
+    expect(readme("tfjs", { command: ["train.mjs"], launcher: { kind: "node" } })).toContain(
+      "its own initial weights",
+    );
+    expect(readme("pytorch", { runtime: "external" })).toContain("The job runs where you start it");
+  });
+
+  it("writes the reason and the words it is given as text and shell words, never as markup or commands", () => {
+    const text = readme("pytorch", {
+      jobId: "job`\n# Run me",
+      data: { included: false, reason: "the dataset “<b>x</b>\n## Injected” is gone" },
+      command: ["train.py", "--replace", "a b;rm -rf ~"],
+    });
+    expect(text).toContain("``job` # Run me``");
+    expect(text).toContain("the dataset “\\<b\\>x\\</b\\> \\#\\# Injected” is gone");
+    expect(text).toContain("python train.py --replace 'a b;rm -rf ~'");
+    const headings = text.split("\n").filter((l) => l.startsWith("#"));
+    expect(headings.filter((l) => /Run me|Injected/.test(l))).toEqual([]);
+  });
+});

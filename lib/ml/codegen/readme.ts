@@ -76,6 +76,12 @@ function reproduceSection(r: ReproduceOptions, target: CodegenTarget): string[] 
       "seeded by `--seed`) and does not standardise them, so its figures differ from the job's.",
       "",
     );
+  } else if (r.runtime === "external") {
+    lines.push(
+      "The job runs where you start it: this command trains it on `data/`, the dataset prepared as Layerline's",
+      "own workers prepare it (add `--job`, `--token` and `--api` to report to the job: see below).",
+      "",
+    );
   } else if (same && target === "pytorch") {
     lines.push(
       "These are the job's own arguments (the defaults of `train.py`, spelt out) and seed. PyTorch is seeded and",

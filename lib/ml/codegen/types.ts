@@ -29,8 +29,11 @@ export interface CodegenOptions {
 /** How a downloaded training job is run again (GET /training/jobs/{id}/download-code). */
 export interface ReproduceOptions {
   jobId: string;
-  /** The runtime the job ran on: the same target reproduces it, the other only retrains on its data. */
-  runtime: CodegenTarget;
+  /**
+   * The runtime the job ran on: the same target reproduces it, the other only retrains on its data;
+   * `external`: the job runs where its owner starts it (the command trains on the prepared data).
+   */
+  runtime: CodegenTarget | "external";
   /** The program and its arguments (`train.py --data-dir data …`), as the job's worker passed them. */
   command: string[];
   /** `python` (one process), `torchrun` (data_parallel, so many processes) or `node`. */

@@ -131,7 +131,8 @@ export async function jobBundleZip(
         if (!(err instanceof DomainError)) throw err;
       }
     }
-    const runtime: CodegenTarget = job.resolvedRuntime === "tfjs" ? "tfjs" : "pytorch";
+    const runtime: ReproduceOptions["runtime"] =
+      job.runtime === "external" ? "external" : job.resolvedRuntime === "tfjs" ? "tfjs" : "pytorch";
     const reproduce: ReproduceOptions = {
       jobId: job.id,
       runtime,
