@@ -15,11 +15,19 @@ import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { serve } from "@hono/node-server";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { sequential } from "../lib/ml/graph-builder";
 import { createApp } from "../lib/server/app";
 import { closeDb, getDb, openDb, setDb } from "../lib/server/db/client";
+import { createAppServer } from "../lib/server/http/node-server";
+import { registerRequestLogSink } from "../lib/server/http/request-logging";
 import { startJobRunner } from "../lib/server/jobs/runner";
+import {
+  callEnded,
+  callStarted,
+  flushRequestLog,
+  recordRequest,
+} from "../lib/server/modules/deployments/request-log";
 import {
   encodeInstances,
   loadArtifact,
@@ -43,11 +51,11 @@ console.log(
   `young generation: ${semiSpace ?? "Node's default (run as npm start does: node --max-semi-space-size=32 --import tsx …)"}`,
 );
 const app = createApp();
-let baseUrl = "";
-const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
-  baseUrl = `http://127.0.0.1:${info.port}`;
-  process.env.LAYERLINE_INTERNAL_URL = baseUrl;
-});
+// The server scripts/server.ts runs (its Node HTTP server and adapter settings).
+const server = createAppServer(app.fetch);
+await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+process.env.LAYERLINE_INTERNAL_URL = baseUrl;
 const runner = startJobRunner({ db: await getDb(), concurrency: 1, pollIntervalMs: 100 });
 
 async function call(method: string, url: string, key: string | null, body?: unknown, cookie?: string) {
@@ -198,7 +206,7 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
   non2xx: number;
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
 }
 
@@ -215,6 +223,97 @@ function fixedRate(rate: number, seconds: number): Promise<AutocannonResult> {
       else resolve(JSON.parse(stdout) as AutocannonResult);
     });
   });
+}
+
+/**
+ * Where the tail comes from: the same fixed rate in alternating rounds of this run, with the
+ * request log writing a line for every call (as it did before it kept a sample), writing its
+ * sample (REQUEST_LOG_LINES_PER_SECOND per deployment, outcome and second: as served), and
+ * switched off; with the server's event-loop stalls (p99 and longest) and garbage-collection
+ * pauses in each round. The ratios between modes are the request log's share of the tail on this
+ * machine, whatever else the machine is running.
+ */
+async function attributionRound(rate: number, seconds: number) {
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  let gcMs = 0;
+  let gcMax = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcMs += e.duration;
+      gcMax = Math.max(gcMax, e.duration);
+    }
+  });
+  gc.observe({ entryTypes: ["gc"] });
+  loop.enable();
+  const cpu = process.cpuUsage();
+  const result = await fixedRate(rate, seconds);
+  const used = process.cpuUsage(cpu);
+  loop.disable();
+  gc.disconnect();
+  await flushRequestLog(); // the round's lines are written before the next round starts
+  return {
+    served: result.requests.average,
+    /** The server's CPU time per call served (its thread and the database's work on it). */
+    cpuMsPerCall: (used.user + used.system) / 1000 / Math.max(1, result.requests.total),
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    loopP99: loop.percentile(99) / 1e6,
+    loopMax: loop.max / 1e6,
+    gcPerS: gcMs / seconds,
+    gcMax,
+  };
+}
+const ATTRIBUTION_SECONDS = Number(process.env.BENCH_ATTRIBUTION_SECONDS ?? 10);
+const ATTRIBUTION_RATE = Number(process.env.BENCH_ATTRIBUTION_RATE ?? 1000);
+const ATTRIBUTION_REPEATS = Number(process.env.BENCH_ATTRIBUTION_REPEATS ?? 3);
+if (ATTRIBUTION_SECONDS > 0) {
+  const logOn = { callStarted, callEnded, record: recordRequest };
+  const logOff = { callStarted() {}, callEnded() {}, record() {} };
+  const configured = process.env.REQUEST_LOG_LINES_PER_SECOND;
+  type Mode = "every call" | "sample" | "off";
+  const modes: Mode[] = ["every call", "sample", "off"];
+  const rounds: { mode: Mode; r: Awaited<ReturnType<typeof attributionRound>> }[] = [];
+  console.log(
+    `where the tail comes from: ${ATTRIBUTION_RATE} req/s, ${ATTRIBUTION_SECONDS} s rounds, request log writing…`,
+  );
+  for (let i = 0; i < ATTRIBUTION_REPEATS; i++) {
+    for (const mode of modes) {
+      registerRequestLogSink(mode === "off" ? logOff : logOn);
+      if (mode === "every call") process.env.REQUEST_LOG_LINES_PER_SECOND = "1000000000";
+      else if (configured === undefined) delete process.env.REQUEST_LOG_LINES_PER_SECOND;
+      else process.env.REQUEST_LOG_LINES_PER_SECOND = configured;
+      const r = await attributionRound(ATTRIBUTION_RATE, ATTRIBUTION_SECONDS);
+      rounds.push({ mode, r });
+      console.log(
+        `  ${mode.padEnd(10)}: ${Math.round(r.served)} req/s, CPU ${r.cpuMsPerCall.toFixed(3)} ms/call, ` +
+          `p99 ${r.p99} ms, errors ${r.errors}; ` +
+          `event-loop stall p99 ${r.loopP99.toFixed(1)} ms, longest ${r.loopMax.toFixed(1)} ms; ` +
+          `GC ${r.gcPerS.toFixed(1)} ms/s, longest pause ${r.gcMax.toFixed(1)} ms`,
+      );
+    }
+  }
+  registerRequestLogSink(logOn);
+  // Medians of the rounds: one round disturbed by the rest of the machine does not move them.
+  const median = (mode: Mode, f: (r: (typeof rounds)[number]["r"]) => number) => {
+    const xs = rounds
+      .filter((x) => x.mode === mode)
+      .map((x) => f(x.r))
+      .sort((a, b) => a - b);
+    const mid = Math.floor(xs.length / 2);
+    return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
+  };
+  const ratio = (a: Mode, b: Mode, f: (r: (typeof rounds)[number]["r"]) => number, what: string) =>
+    `${what} × ${(median(a, f) / median(b, f)).toFixed(2)}`;
+  for (const [a, b] of [
+    ["every call", "off"],
+    ["sample", "off"],
+    ["every call", "sample"],
+  ] as const) {
+    console.log(
+      `  ${a} / ${b}: ${ratio(a, b, (r) => r.cpuMsPerCall, "CPU per call")}, ${ratio(a, b, (r) => r.p99, "p99")}, ` +
+        `${ratio(a, b, (r) => r.loopMax, "longest stall")}, ${ratio(a, b, (r) => r.served, "served")}`,
+    );
+  }
 }
 
 // Fixed request rates (autocannon), RATE_SECONDS each: the highest held with no error and p99 < 50 ms.

@@ -16,7 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import { getApp } from "../lib/server/app";
-import { getDb } from "../lib/server/db/client";
+import { closeDb, getDb } from "../lib/server/db/client";
 import { createAppServer } from "../lib/server/http/node-server";
 import { onServerStarted } from "../lib/server/startup";
 
@@ -49,7 +49,8 @@ async function main(): Promise<void> {
     );
   });
   const stop = () => {
-    server.close(() => process.exit(0));
+    // Then the database's close hooks write what is still batched (request-log lines, key usage).
+    server.close(() => void closeDb().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.once("SIGINT", stop);

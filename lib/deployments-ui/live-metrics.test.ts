@@ -38,6 +38,22 @@ describe("applyRequests", () => {
     expect(m.totals).toMatchObject({ requests: 4, errors: 1, client_errors: 1 });
   });
 
+  it("counts a sampled line for the calls it stands for", () => {
+    const m = applyRequests(
+      metrics([]),
+      [
+        { at: "2026-01-01T10:29:05Z", status: 200, latency_ms: 4, weight: 40 },
+        { at: "2026-01-01T10:29:05Z", status: 503, latency_ms: 1, weight: 3 },
+        { at: "2026-01-01T10:29:06Z", status: 200, latency_ms: 2 },
+      ],
+      new Map(),
+      3_600_000,
+      now,
+    );
+    expect(m.totals).toMatchObject({ requests: 44, errors: 3, client_errors: 0 });
+    expect(m.series[0]).toMatchObject({ requests: 44, errors: 3 });
+  });
+
   it("adds to the route's buckets without touching their percentiles, and drops what left the window", () => {
     const samples: LiveSamples = new Map();
     const base = metrics([

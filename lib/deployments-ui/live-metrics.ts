@@ -1,6 +1,7 @@
 /**
  * The metrics route's answer, kept current from the event stream's `request` events: each request
- * is counted into its time bucket (requests, 5xx errors, 4xx client errors). A bucket that only the
+ * is counted into its time bucket (requests, 5xx errors, 4xx client errors), for as many calls as
+ * it stands for (`weight`: a busy second's request lines are a sample). A bucket that only the
  * stream has seen takes its latency percentiles from the requests it saw; the route's own buckets
  * keep theirs until it is read again (percentiles do not add up).
  */
@@ -25,6 +26,8 @@ export interface LiveRequest {
   at: string;
   status: number;
   latency_ms: number;
+  /** The calls this line stands for (a sample's line; default 1). */
+  weight?: number;
 }
 
 /** Nearest-rank percentile of ascending values. */
@@ -68,12 +71,13 @@ export function applyRequests<M extends Metrics>(
       series.push(point);
       samples.set(start, []);
     }
-    const err = r.status >= 500 ? 1 : 0;
-    const clientErr = r.status >= 400 && r.status < 500 ? 1 : 0;
-    point.requests += 1;
+    const calls = r.weight ?? 1;
+    const err = r.status >= 500 ? calls : 0;
+    const clientErr = r.status >= 400 && r.status < 500 ? calls : 0;
+    point.requests += calls;
     point.errors += err;
     point.client_errors += clientErr;
-    totals.requests += 1;
+    totals.requests += calls;
     totals.errors += err;
     totals.client_errors += clientErr;
     const live = samples.get(start);

@@ -14,6 +14,14 @@ describe("parseDeploymentEvent", () => {
       id: 7,
       data: { at: "2026-01-01T00:00:00Z", route: "predict", status: 200, latency_ms: 1.5 },
     });
+    // A sampled line keeps the calls it stands for.
+    expect(
+      parseDeploymentEvent(
+        "request",
+        "7",
+        '{"at":"2026-01-01T00:00:00Z","route":"predict","status":200,"latency_ms":1.5,"weight":12}',
+      )?.data,
+    ).toMatchObject({ weight: 12 });
     expect(parseDeploymentEvent("status", "8", '{"state":"paused","previous":"ready"}')?.kind).toBe("status");
     expect(parseDeploymentEvent("revision", "9", '{"number":2,"job_id":"job_1"}')?.data).toMatchObject({
       number: 2,

@@ -14,6 +14,8 @@ export const deploymentEventSchemas = {
     instances: z.number().nullable().optional(),
     request_id: z.string().nullable().optional(),
     error: z.string().nullable().optional(),
+    /** The calls this line stands for, when a busy second's lines are a sample (default 1). */
+    weight: z.number().positive().optional(),
   }),
   log: z.object({ message: z.string(), level: z.string().optional(), at: z.string().optional() }),
   revision: z.object({ number: z.number() }).passthrough(),

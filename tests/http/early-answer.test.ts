@@ -100,7 +100,7 @@ describe("early answers over keep-alive connections", () => {
         expect(JSON.parse(outcome.body ?? "{}").items).toEqual([]);
       }
     }
-  });
+  }, 120_000);
 
   it("closes cleanly after an early answer to a body above the bound; the next request succeeds on a new connection", async () => {
     const huge = chatBody(EARLY_ANSWER_DRAIN_BYTES + 512 * 1024);

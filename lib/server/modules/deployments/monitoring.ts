@@ -2,7 +2,7 @@
  * A deployment's metrics (requests, errors and latency percentiles per time bucket, computed by the
  * database over its request events) and its request log (newest first, paged backwards by id).
  */
-import { and, desc, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { deploymentEvents } from "../../db/schema";
 
@@ -30,7 +30,13 @@ export interface DeploymentMetrics {
 const round = (v: number | string | null): number | null =>
   v === null ? null : Math.round(Number(v) * 100) / 100;
 
-/** Requests, server errors (5xx), client errors (4xx) and p50/p95/p99 latency over a window. */
+/**
+ * Requests, server errors (5xx), client errors (4xx) and p50/p95/p99 latency over a window. Each
+ * request line counts for the calls it stands for (`data.weight`, request-log.ts: a busy second's
+ * lines are a sample): counts are sums of weights, and a percentile is the latency of the line at
+ * which the running sum of weights, in latency order, reaches that share of the total (the
+ * nearest-rank percentile of every call, when no call was left out).
+ */
 export async function deploymentMetrics(
   db: Db,
   deploymentId: string,
@@ -39,34 +45,58 @@ export async function deploymentMetrics(
 ): Promise<DeploymentMetrics> {
   const bucket = METRIC_WINDOWS[window];
   const since = new Date(now.getTime() - WINDOW_SECONDS[window] * 1000);
-  const inWindow = and(
-    eq(deploymentEvents.deploymentId, deploymentId),
-    eq(deploymentEvents.kind, "request"),
-    gte(deploymentEvents.at, since),
-    isNotNull(deploymentEvents.latencyMs),
-  );
-  const aggregates = {
-    requests: sql<number>`count(*)::int`,
-    errors: sql<number>`(count(*) filter (where ${deploymentEvents.status} >= 500))::int`,
-    client_errors: sql<number>`(count(*) filter (where ${deploymentEvents.status} between 400 and 499))::int`,
-    p50: sql<number | null>`percentile_cont(0.5) within group (order by ${deploymentEvents.latencyMs})`,
-    p95: sql<number | null>`percentile_cont(0.95) within group (order by ${deploymentEvents.latencyMs})`,
-    p99: sql<number | null>`percentile_cont(0.99) within group (order by ${deploymentEvents.latencyMs})`,
-  };
+  const e = deploymentEvents;
   // The width is inlined (a number from METRIC_WINDOWS, never input): grouping needs the select's
   // expression verbatim, and parameters would make each occurrence a different expression.
   const width = sql.raw(String(Math.trunc(bucket)));
-  const bucketStart = sql<number>`(floor(extract(epoch from ${deploymentEvents.at}) / ${width}) * ${width})::bigint`;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ bucket: bucketStart, ...aggregates })
-      .from(deploymentEvents)
-      .where(inWindow)
-      .groupBy(bucketStart)
-      .orderBy(bucketStart),
-    db.select(aggregates).from(deploymentEvents).where(inWindow),
-  ]);
-  const point = (r: (typeof rows)[number] | typeof total) => ({
+  const result: unknown = await db.execute(sql`
+    with lines as (
+      select (floor(extract(epoch from ${e.at}) / ${width}) * ${width})::bigint as bucket,
+        ${e.status} as status, ${e.latencyMs} as latency,
+        coalesce((${e.data} ->> 'weight')::float8, 1) as w
+      from ${e}
+      where ${e.deploymentId} = ${deploymentId} and ${e.kind} = 'request'
+        and ${e.at} >= ${since.toISOString()}::timestamptz and ${e.latencyMs} is not null
+    ), ranked as (
+      select bucket, status, latency, w,
+        sum(w) over (partition by bucket order by latency rows unbounded preceding) as bucket_run,
+        sum(w) over (partition by bucket) as bucket_total,
+        sum(w) over (order by latency rows unbounded preceding) as run,
+        sum(w) over () as total
+      from lines
+    ), per_bucket as (
+      select bucket,
+        round(sum(w))::int as requests,
+        round(coalesce(sum(w) filter (where status >= 500), 0))::int as errors,
+        round(coalesce(sum(w) filter (where status between 400 and 499), 0))::int as client_errors,
+        min(latency) filter (where bucket_run >= 0.5 * bucket_total - 1e-9) as p50,
+        min(latency) filter (where bucket_run >= 0.95 * bucket_total - 1e-9) as p95,
+        min(latency) filter (where bucket_run >= 0.99 * bucket_total - 1e-9) as p99
+      from ranked group by bucket
+    ), totals as (
+      select null::bigint as bucket,
+        round(coalesce(sum(w), 0))::int as requests,
+        round(coalesce(sum(w) filter (where status >= 500), 0))::int as errors,
+        round(coalesce(sum(w) filter (where status between 400 and 499), 0))::int as client_errors,
+        min(latency) filter (where run >= 0.5 * total - 1e-9) as p50,
+        min(latency) filter (where run >= 0.95 * total - 1e-9) as p95,
+        min(latency) filter (where run >= 0.99 * total - 1e-9) as p99
+      from ranked
+    )
+    select * from totals
+    union all
+    select * from (select * from per_bucket order by bucket) as series`);
+  type Row = {
+    bucket: number | string | null;
+    requests: number | string;
+    errors: number | string;
+    client_errors: number | string;
+    p50: number | string | null;
+    p95: number | string | null;
+    p99: number | string | null;
+  };
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Row[];
+  const point = (r: Row) => ({
     requests: Number(r.requests),
     errors: Number(r.errors),
     client_errors: Number(r.client_errors),
@@ -74,11 +104,15 @@ export async function deploymentMetrics(
     p95_ms: round(r.p95),
     p99_ms: round(r.p99),
   });
+  const total = rows.find((r) => r.bucket === null);
+  const series = rows.filter((r) => r.bucket !== null).sort((a, b) => Number(a.bucket) - Number(b.bucket));
   return {
     window,
     bucket_seconds: bucket,
-    totals: point(total),
-    series: rows.map((r) => ({ at: new Date(Number(r.bucket) * 1000).toISOString(), ...point(r) })),
+    totals: total
+      ? point(total)
+      : { requests: 0, errors: 0, client_errors: 0, p50_ms: null, p95_ms: null, p99_ms: null },
+    series: series.map((r) => ({ at: new Date(Number(r.bucket) * 1000).toISOString(), ...point(r) })),
   };
 }
 
