@@ -281,7 +281,7 @@ describe("a training job's README", () => {
   };
   const readme = (target: "pytorch" | "tfjs", extra: Partial<typeof reproduce> | object = {}) =>
     fileOf(
-      generateProject(target, mlp.graph, mlp.training, {
+      generateProject(target, mlp.graph, undefined, {
         projectName: "x",
         reproduce: { ...reproduce, ...extra },
       }).files,
@@ -289,7 +289,7 @@ describe("a training job's README", () => {
     );
 
   it("says how to train the job again, and whether that equals the job", () => {
-    const plain = fileOf(generatePytorchProject(mlp.graph, mlp.training).files, "README.md");
+    const plain = fileOf(generatePytorchProject(mlp.graph).files, "README.md");
     expect(plain).not.toContain("Reproduce this job");
     const same = readme("pytorch");
     expect(same).toContain("## Reproduce this job");
