@@ -176,7 +176,7 @@ describe("POST /datasets/from-url", () => {
 
   it("fails the task on redirects it must not follow, server errors and size limits, keeping nothing", async () => {
     const { key, user } = await signUpWithKey(app);
-    const before = datasetBlobFiles(blobDir);
+    const before = await datasetBlobFiles(blobDir);
     await withEnv({ DATASET_FETCH_ALLOW_PRIVATE: "1" }, async () => {
       const tooMany = await waitForTask(app, key, (await fetchFromUrl(key, `${base}/hop/7`)).json.task_id);
       expect(tooMany).toMatchObject({ state: "failed", dataset_id: null });
@@ -201,7 +201,7 @@ describe("POST /datasets/from-url", () => {
         expect(big.error).toMatch(/limited to 5000 bytes/);
       });
     });
-    const after = datasetBlobFiles(blobDir);
+    const after = await datasetBlobFiles(blobDir);
     expect(after.length).toBe(before.length + 1); // only the successful fetch
     expect(after.some((f) => f.startsWith(".tmp"))).toBe(false);
     const mine = await call(app, "GET", "/api/v1/datasets/browse?mine=true", { key });

@@ -1,10 +1,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ListMultipartUploadsCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll } from "vitest";
 import { getDb } from "@/lib/server/db/client";
 import { stopInProcessRunner } from "@/lib/server/jobs/runner";
 import { flushUsage } from "@/lib/server/modules/account/usage-recorder";
+import { blobCacheDir, localBlobFile } from "@/lib/server/storage/blob-cache";
+import { blobStore } from "@/lib/server/storage/blob-stores";
+import { S3BlobStore } from "@/lib/server/storage/s3-blob-store";
 import { call, startTestApp, type TestApp } from "../helpers";
 
 /** Shared setup of the dataset API tests: a private blob directory, multipart bodies, task polling. */
@@ -25,10 +29,37 @@ export async function startDatasetTestApp(prefix: string): Promise<{ app: TestAp
   return { app, blobDir };
 }
 
-/** Every file under the blob directory's datasets area (including temporary ones). */
-export function datasetBlobFiles(blobDir: string): string[] {
-  const dir = path.join(blobDir, "datasets");
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+/**
+ * Every stored dataset file, temporary ones included: on the local disk the files of the blob
+ * directory's datasets area; on an S3-compatible store (BLOB_STORE=s3) the objects under `datasets/`,
+ * temporary upload objects, open multipart uploads and temporary files of the local cache.
+ */
+export async function datasetBlobFiles(blobDir: string): Promise<string[]> {
+  const store = blobStore();
+  if (!(store instanceof S3BlobStore)) {
+    const dir = path.join(blobDir, "datasets");
+    return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  }
+  const names: string[] = [];
+  for (const prefix of ["datasets/", ".incoming/"]) {
+    const listed = await store.client.send(
+      new ListObjectsV2Command({ Bucket: store.bucket, Prefix: prefix }),
+    );
+    for (const o of listed.Contents ?? [])
+      names.push(prefix === "datasets/" ? (o.Key ?? "").slice(prefix.length) : `${o.Key}`);
+  }
+  const uploads = await store.client.send(new ListMultipartUploadsCommand({ Bucket: store.bucket }));
+  for (const u of uploads.Uploads ?? []) names.push(`upload:${u.Key}`);
+  const cache = path.join(blobCacheDir(), "datasets");
+  if (fs.existsSync(cache)) names.push(...fs.readdirSync(cache).filter((n) => n.startsWith(".tmp")));
+  return names;
+}
+
+/** A local file with a stored dataset version's bytes (whichever store holds them). */
+export async function datasetVersionFile(blobKey: string): Promise<string> {
+  const file = await localBlobFile(blobKey);
+  if (!file) throw new Error(`no stored file for ${blobKey}`);
+  return file;
 }
 
 export function multipart(

@@ -4,17 +4,16 @@ import { getDb } from "@/lib/server/db/client";
 import { datasetVersions } from "@/lib/server/db/schema";
 import { decodeImage } from "@/lib/server/modules/datasets/image-decode";
 import { listImageZip, readImageZip } from "@/lib/server/modules/datasets/image-zip";
-import { datasetBlobPath, refOfKey } from "@/lib/server/modules/datasets/ingest";
 import { buildImageZip, zipOf } from "../fixtures/image-zip";
 import { call, signUpWithKey } from "../helpers";
-import { startDatasetTestApp, upload } from "./datasets-helpers";
+import { datasetVersionFile, startDatasetTestApp, upload } from "./datasets-helpers";
 
 const { app, blobDir } = await startDatasetTestApp("ds-images");
 
 async function storedFile(versionId: string): Promise<string> {
   const db = await getDb();
   const [v] = await db.select().from(datasetVersions).where(eq(datasetVersions.id, versionId));
-  return datasetBlobPath(refOfKey(v.blobKey));
+  return datasetVersionFile(v.blobKey);
 }
 
 describe("image ZIP layouts", () => {

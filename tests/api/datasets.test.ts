@@ -105,7 +105,7 @@ describe("upload and profile", () => {
     expect(species.top_values[0]).toEqual({ value: "setosa", count: 2 });
     expect(species.histogram).toBeUndefined();
     expect(version.created_by).toMatchObject({ id: user.id });
-    expect(datasetBlobFiles(blobDir)).toContain(version.id);
+    expect(await datasetBlobFiles(blobDir)).toContain(version.id);
   });
 
   it("names a dataset after its file, and counts missing values", async () => {
@@ -224,7 +224,7 @@ describe("upload and profile", () => {
 
   it("refuses unsupported files with 422 and keeps nothing", async () => {
     const { key, user } = await signUpWithKey(app);
-    const before = datasetBlobFiles(blobDir);
+    const before = await datasetBlobFiles(blobDir);
     const gz = await upload(app, key, Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0]), "data.csv.gz");
     expect(gz.status).toBe(422);
     expect(gz.res.headers.get("content-type")).toMatch(/application\/problem\+json/);
@@ -240,7 +240,7 @@ describe("upload and profile", () => {
     );
     expect(badZip.status).toBe(422);
     expect(JSON.stringify(badZip.json)).not.toContain(blobDir);
-    expect(datasetBlobFiles(blobDir)).toEqual(before);
+    expect(await datasetBlobFiles(blobDir)).toEqual(before);
     expect(await rowsOf(user.id)).toEqual({ datasets: 0, versions: 0 });
   });
 
@@ -275,12 +275,12 @@ describe("versions", () => {
     });
     expect(roles.status).toBe(200);
 
-    const filesBefore = datasetBlobFiles(blobDir).length;
+    const filesBefore = (await datasetBlobFiles(blobDir)).length;
     const same = await upload(app, key, IRIS_LIKE, "v-again.csv", { dataset_id: id });
     expect(same.status).toBe(200);
     expect(same.json.created).toBe(false);
     expect(same.json.version.id).toBe(first.json.version.id);
-    expect(datasetBlobFiles(blobDir).length).toBe(filesBefore);
+    expect((await datasetBlobFiles(blobDir)).length).toBe(filesBefore);
 
     const rolesBefore = (await call(app, "GET", `/api/v1/datasets/${id}`, { key })).json.roles;
     expect(rolesBefore).toMatchObject({ species: "target" });
@@ -338,7 +338,7 @@ describe("versions", () => {
 describe("limits and quota", () => {
   it("413 above the overall cap, 402 above the plan's per-file limit, and nothing left behind", async () => {
     const { key, user } = await signUpWithKey(app);
-    const before = datasetBlobFiles(blobDir);
+    const before = await datasetBlobFiles(blobDir);
     const big = `a,b\n${"1234567,7654321\n".repeat(200)}`; // ~3.2 kB
     await withEnv({ DATASET_MAX_FILE_BYTES: "2000", DATASET_UPLOAD_FILE_BYTES: undefined }, async () => {
       const r = await upload(app, key, big, "big.csv");
@@ -354,8 +354,8 @@ describe("limits and quota", () => {
       const quota = await call(app, "GET", "/api/v1/datasets/storage/quota", { key });
       expect(quota.json.per_file_limit_bytes).toBe(1000);
     });
-    expect(datasetBlobFiles(blobDir).length).toBe(before.length + 1);
-    expect(datasetBlobFiles(blobDir).some((f) => f.startsWith(".tmp"))).toBe(false);
+    expect((await datasetBlobFiles(blobDir)).length).toBe(before.length + 1);
+    expect((await datasetBlobFiles(blobDir)).some((f) => f.startsWith(".tmp"))).toBe(false);
     expect(await rowsOf(user.id)).toEqual({ datasets: 1, versions: 1 });
   });
 
@@ -396,7 +396,7 @@ describe("limits and quota", () => {
 
   it("refuses from Content-Length before reading the body", async () => {
     const { key, user } = await signUpWithKey(app);
-    const before = datasetBlobFiles(blobDir);
+    const before = await datasetBlobFiles(blobDir);
     let pulled = 0;
     // A body that would never end: only the declared length can have decided.
     const endless = new ReadableStream<Uint8Array>({
@@ -429,13 +429,13 @@ describe("limits and quota", () => {
       });
       expect(r.status).toBe(413);
     });
-    expect(datasetBlobFiles(blobDir)).toEqual(before);
+    expect(await datasetBlobFiles(blobDir)).toEqual(before);
     expect(await rowsOf(user.id)).toEqual({ datasets: 0, versions: 0 });
   });
 
   it("an upload interrupted mid-file leaves no file and no row", async () => {
     const { key, user } = await signUpWithKey(app);
-    const before = datasetBlobFiles(blobDir);
+    const before = await datasetBlobFiles(blobDir);
     const head =
       '--B\r\nContent-Disposition: form-data; name="file"; filename="x.csv"\r\nContent-Type: text/csv\r\n\r\na,b\n';
     let sent = 0;
@@ -458,7 +458,7 @@ describe("limits and quota", () => {
       duplex: "half",
     } as RequestInit);
     expect(res.status).toBe(400);
-    expect(datasetBlobFiles(blobDir)).toEqual(before);
+    expect(await datasetBlobFiles(blobDir)).toEqual(before);
     expect(await rowsOf(user.id)).toEqual({ datasets: 0, versions: 0 });
   });
 });
@@ -674,7 +674,7 @@ describe("browse, read, update, delete", () => {
     const id = ds.json.dataset.id;
     const v2 = await upload(app, key, `${IRIS_LIKE}1,1,setosa,1\n`, "d.csv", { dataset_id: id });
     const files = [ds.json.version.id, v2.json.version.id];
-    for (const f of files) expect(datasetBlobFiles(blobDir)).toContain(f);
+    for (const f of files) expect(await datasetBlobFiles(blobDir)).toContain(f);
 
     // A model sized to the dataset (a job whose dataset does not fit its model is refused).
     const project = await call(app, "POST", "/api/v1/projects", {
@@ -694,7 +694,7 @@ describe("browse, read, update, delete", () => {
 
     const del = await call(app, "DELETE", `/api/v1/datasets/${id}`, { key });
     expect(del.status).toBe(204);
-    for (const f of files) expect(datasetBlobFiles(blobDir)).not.toContain(f);
+    for (const f of files) expect(await datasetBlobFiles(blobDir)).not.toContain(f);
     expect(await rowsOf(user.id)).toEqual({ datasets: 0, versions: 0 });
     const gone = await call(app, "GET", `/api/v1/datasets/${id}`, { key });
     expect(gone.status).toBe(404);

@@ -14,6 +14,7 @@ import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readBlobStoreConfig, type S3BlobStoreConfig } from "@/lib/server/config";
 import { PayloadTooLargeError } from "@/lib/server/errors";
+import { deleteBlobAndLocalFile, localBlobFile, putKeepingLocalFile } from "@/lib/server/storage/blob-cache";
 import { BlobChecksumError, BlobRangeError, type BlobStore } from "@/lib/server/storage/blob-driver";
 import { InvalidBlobKeyError } from "@/lib/server/storage/blob-keys";
 import { LocalBlobStore } from "@/lib/server/storage/local-blob-store";
@@ -468,5 +469,70 @@ describe("local disk specifics", () => {
     } finally {
       await fs.rm(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe.each([
+  ["local disk", () => localFixture()],
+  ["S3-compatible", () => s3Fixture(s3)],
+] as const)("local files of blobs on the %s (for readers that need a path)", (_name, makeFixture) => {
+  let f: Fixture;
+  let cacheDir: string;
+  beforeAll(async () => {
+    f = await makeFixture();
+    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), "layerline-blob-cache-test-"));
+    process.env.BLOB_CACHE_DIR = cacheDir;
+  });
+  afterAll(async () => {
+    delete process.env.BLOB_CACHE_DIR;
+    await fs.rm(cacheDir, { recursive: true, force: true });
+    await f?.close();
+  });
+
+  test("an upload keeps a local file of what it wrote; deleting removes both", async () => {
+    const data = bytes(70_000, 20);
+    const stored = await putKeepingLocalFile("cache/kept", inChunks(data, 8192), {}, f.store);
+    expect(stored.sha256).toBe(sha256(data));
+    expect(sha256(await fs.readFile(stored.file))).toBe(sha256(data));
+    expect(await localBlobFile("cache/kept", f.store)).toBe(stored.file);
+    await deleteBlobAndLocalFile("cache/kept", f.store);
+    expect(await f.store.head("cache/kept")).toBeNull();
+    expect(await localBlobFile("cache/kept", f.store)).toBeNull();
+    expect(await filesUnder(cacheDir)).toEqual([]);
+  });
+
+  test("a blob written elsewhere is fetched once into a local file", async () => {
+    const data = bytes(90_000, 21);
+    await f.store.put("cache/remote", data);
+    const file = must(await localBlobFile("cache/remote", f.store));
+    expect(sha256(await fs.readFile(file))).toBe(sha256(data));
+    expect(await localBlobFile("cache/remote", f.store)).toBe(file);
+    expect(await localBlobFile("cache/none", f.store)).toBeNull();
+  });
+
+  test("a failed upload leaves no local file either", async () => {
+    await expect(
+      putKeepingLocalFile("cache/failed", failingAfter(bytes(6 * MIB, 22), MIB), {}, f.store),
+    ).rejects.toThrow("the client went away");
+    expect(await localBlobFile("cache/failed", f.store)).toBeNull();
+    expect((await filesUnder(cacheDir)).filter((n) => n.includes("failed"))).toEqual([]);
+  });
+
+  test("an object whose bytes do not match its recorded SHA-256 is refused, and not cached", async () => {
+    if (!(f.store instanceof S3BlobStore)) {
+      // The local disk is its own file: there is no copy to check.
+      expect(f.store.driver).toBe("local");
+      return;
+    }
+    await f.store.client.send(
+      new PutObjectCommand({
+        Bucket: f.store.bucket,
+        Key: "cache/corrupt",
+        Body: "tampered",
+        Metadata: { sha256: "0".repeat(64) },
+      }),
+    );
+    await expect(localBlobFile("cache/corrupt", f.store)).rejects.toThrow(/does not match/);
+    expect((await filesUnder(cacheDir)).filter((n) => n.includes("corrupt"))).toEqual([]);
   });
 });
