@@ -4,7 +4,8 @@
  * /usr/bin/python3 outside any sandbox, with the command its README gives. The last epoch's loss,
  * accuracy, val_loss and val_accuracy equal the job's to 1e-3. Before the bundle carried the job's
  * prepared data and command, train.py on the raw CSV split and scaled the rows its own way (it
- * ended at val_loss 0.117 where the job ended at 0.067).
+ * ended at val_loss 0.117 where the job ended at 0.067). The job then estimates its own shape: the
+ * account's measured job, not the runner's model (another account's estimate does not use it).
  */
 // Zod's OpenAPI extension before any schema is built (the app's route schemas call .openapi()).
 import "@hono/zod-openapi";
@@ -128,6 +129,40 @@ describe("a job's download reproduces the job", () => {
         `${name}: local ${local[name]}, job ${server[name]}`,
       ).toBeLessThanOrEqual(1e-3);
     }
+    // The estimate of the same job now comes from it: the account's own job of this shape.
+    const estimateBody = (epochs: number) => ({
+      project_id: project.json.id,
+      dataset_id: "builtin-iris",
+      runtime: "pytorch",
+      config: { ...config, epochs },
+    });
+    const again = await call(app, "POST", "/api/v1/training/estimate-resources", {
+      key,
+      body: estimateBody(25),
+    });
+    expect(again.status, again.text).toBe(200);
+    expect(again.json.calibration).toMatchObject({ source: "same_shape_jobs", jobs: 1 });
+    expect(again.json.seconds).toBeCloseTo(job.compute_seconds as number, 2);
+    // Twice the epochs: the fixed costs once, the job's measured seconds per epoch twice as often.
+    const fixed = again.json.calibration.start_seconds + again.json.calibration.end_seconds;
+    const longer = await call(app, "POST", "/api/v1/training/estimate-resources", {
+      key,
+      body: estimateBody(50),
+    });
+    expect(longer.json.seconds).toBeCloseTo(fixed + 2 * ((job.compute_seconds as number) - fixed), 2);
+    // Another account's jobs are not its own: the runner's model, not this job, estimates for it.
+    const other = await signUpWithKey(app);
+    const theirs = await call(app, "POST", "/api/v1/projects", {
+      key: other.key,
+      body: { name: "Iris, theirs", graph: recipe.graph, training_config: recipe.config },
+    });
+    const foreign = await call(app, "POST", "/api/v1/training/estimate-resources", {
+      key: other.key,
+      body: { ...estimateBody(25), project_id: theirs.json.id },
+    });
+    expect(foreign.status, foreign.text).toBe(200);
+    expect(foreign.json.calibration.source).not.toBe("same_shape_jobs");
+
     console.info(
       `job ${METRICS.map((m) => `${m} ${server[m].toFixed(4)}`).join(", ")}; local ${METRICS.map((m) => `${m} ${local[m].toFixed(4)}`).join(", ")}`,
     );
