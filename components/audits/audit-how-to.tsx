@@ -106,14 +106,15 @@ export function AuditHowTo() {
               )}
             </p>
             {way === "cli" ? (
-              <pre className="overflow-x-auto rounded-md border border-border bg-panel-2 px-3 py-2 font-mono text-xs">
+              <pre className="whitespace-pre-wrap break-all rounded-md border border-border bg-panel-2 px-3 py-2 font-mono text-xs">
                 {EXAMPLE_LOG_LINE}
               </pre>
             ) : null}
             <div className="relative">
+              {/* Wrapped, not scrolled: every line readable without a scrolling region. */}
               <pre
                 data-testid="audit-example"
-                className="max-h-80 overflow-auto rounded-md border border-border bg-panel-2 px-3 py-2 pr-24 font-mono text-xs leading-relaxed"
+                className="whitespace-pre-wrap break-words rounded-md border border-border bg-panel-2 px-3 py-2 pr-24 font-mono text-xs leading-relaxed"
               >
                 {code}
               </pre>

@@ -24,7 +24,9 @@ function FieldInput({
   const common = {
     id,
     value: unknown ? "" : value,
-    required: !(field.nullable && unknown) && !(field.kind === "text" && field.multiline),
+    // A nullable select's “(unknown)” and a language model's (possibly empty) text are answers too.
+    required:
+      !(field.kind === "text" && field.multiline) && !(field.nullable && (unknown || field.kind === "enum")),
     disabled: unknown,
     placeholder: unknown ? "filled in as in training" : undefined,
     "aria-invalid": error ? true : undefined,

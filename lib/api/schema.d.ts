@@ -1784,7 +1784,7 @@ export interface paths {
         put?: never;
         /**
          * Predict 1–100 instances (outputs in input order)
-         * @description A tabular instance is an object keyed by feature column name; a language model's instance is its text (`{<text field>: "…"}`), answered with the next character's label and probabilities; an image model's instance is a picture, `{<image field>: "<base64>"}` or a `data:` URL (PNG, JPEG, WebP or GIF, at most 4 MB), decoded and normalised as in training. An image model also takes the pictures as files in a multipart/form-data body (one instance per file, in order). An instance that does not fit the schema (GET …/schema), or a picture that cannot be decoded, is a 422 naming the instance index and field. Only this deployment's key is accepted; another deployment's key is a 403.
+         * @description A tabular instance is an object keyed by feature column name; a language model's instance is its text (`{<text field>: "…"}`), answered with the next character's label and probabilities; an image model's instance is a picture, `{<image field>: "<base64>"}` or a `data:` URL (PNG, JPEG, WebP or GIF, at most 4 MB), decoded and normalised as in training. An image model also takes the pictures as files in a multipart/form-data body (one instance per file, in order). An instance that does not fit the schema (GET …/schema), or a picture that cannot be decoded, is a 422 naming the instance index and field. Every field of a tabular instance is required: missing or blank fields are one 422 naming each of every instance; `null` is accepted only where the schema allows it (the model fills it in with the training value its description gives). Only this deployment's key is accepted; another deployment's key is a 403 (the owner tries the model without it: POST …/predict/session).
          */
         post: operations["predict"];
         delete?: never;
@@ -4101,7 +4101,7 @@ export interface components {
             seconds: number | null;
             /** @description seconds ÷ compute seconds per credit */
             credits: number | null;
-            /** @description seconds = start + end + epochs × (steps × step_seconds + validation steps × step_seconds ÷ 2 + epoch_seconds + report_seconds) + other training FLOPs ÷ flops_per_second + convolution FLOPs ÷ conv_flops_per_second; the coefficients are measured on the runner by a micro-benchmark (torch: the program's imports, a tiny and a wide MLP, a small CNN, a checkpoint save, an ONNX export) and by this service's jobs; with jobs of the same shape, start + end + epochs × their measured seconds per epoch */
+            /** @description seconds = start + end + epochs × (steps × step_seconds + validation steps × step_seconds ÷ 2 + epoch_seconds + report_seconds) + other training FLOPs ÷ flops_per_second + convolution FLOPs ÷ conv_flops_per_second; the coefficients are measured on the runner by a micro-benchmark (torch: the program's imports, a tiny and a wide MLP, a small CNN, a checkpoint save, an ONNX export) and by this service's jobs; with your jobs of the same shape, the median of their seconds, each adjusted for the epochs it had fewer or more at its measured seconds per epoch */
             calibration: {
                 /**
                  * @description same_shape_jobs: your own succeeded jobs of this shape (graph, dataset version, batch size, validation split) measured the seconds per epoch; measured_jobs: this service's recent jobs measured the per-epoch upload cost; microbenchmark: the runner's benchmark alone

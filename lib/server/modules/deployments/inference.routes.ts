@@ -47,7 +47,11 @@ export const predict = createRoute({
     `at most ${MAX_IMAGE_INSTANCE_BYTES / 1024 / 1024} MB), decoded and normalised as in training. An image model also ` +
     "takes the pictures as files in a multipart/form-data body (one instance per file, in order). " +
     "An instance that does not fit the schema (GET …/schema), or a picture that cannot be decoded, is a 422 " +
-    "naming the instance index and field. Only this deployment's key is accepted; another deployment's key is a 403.",
+    "naming the instance index and field. Every field of a tabular instance is required: missing or blank fields " +
+    "are one 422 naming each of every instance; `null` is accepted only where the schema allows it (the model " +
+    "fills it in with the training value its description gives). " +
+    "Only this deployment's key is accepted; another deployment's key is a 403 (the owner tries the model " +
+    "without it: POST …/predict/session).",
   ...auth,
   middleware: [...auth.middleware, allowJsonBody(PREDICT_JSON_BYTES), picturesForm(PREDICT_JSON_BYTES)],
   request: {
