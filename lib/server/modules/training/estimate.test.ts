@@ -86,6 +86,9 @@ describe("estimate (pure parts)", () => {
         t,
       ),
     ).toBeCloseTo(2 + 40 * 0.2, 10);
+    // A job that ran in less than the runner's measured fixed costs (a busy benchmark): the same
+    // epochs still give its own seconds, not the fixed costs.
+    expect(sameShapeSeconds(work(10), [{ epochs: 10, seconds: 1.5 }], t)).toBeCloseTo(1.5, 10);
   });
 
   it("runs convolutions at their own measured rate, and counts a text's windows", () => {

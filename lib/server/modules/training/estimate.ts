@@ -18,9 +18,9 @@
  *   succeeded jobs (the database), of each job's charged seconds less the rest of the model, per
  *   epoch; DEFAULT_REPORT_SECONDS until it has MIN_CALIBRATION_JOBS of them.
  * - The account's own succeeded jobs of the same shape (the same graph, dataset version, batch size
- *   and validation split) are better still: their charged seconds less the fixed costs give the
- *   measured seconds of one epoch, and the estimate is fixed costs + epochs × that (the median over
- *   the last SAME_SHAPE_WINDOW of them).
+ *   and validation split) are better still: each job's charged seconds, adjusted by the epochs it
+ *   had fewer or more at its seconds per epoch (its seconds less the fixed costs, per epoch); the
+ *   median over the last SAME_SHAPE_WINDOW of them.
  * - Credits = seconds ÷ COMPUTE_SECONDS_PER_CREDIT.
  */
 import fsp from "node:fs/promises";
@@ -187,16 +187,20 @@ export function measuredReportSeconds(
 }
 
 /**
- * Seconds from the account's jobs of the same shape: the fixed costs plus `work.epochs` times the
- * median measured seconds of one of their epochs (pure).
+ * Seconds from the account's jobs of the same shape: each job's measured seconds, plus or minus the
+ * epochs it had fewer or more at its measured seconds per epoch (its seconds less the fixed costs,
+ * per epoch); the median over the jobs (pure). The same epochs give a job's own seconds.
  */
 export function sameShapeSeconds(
   work: Work,
   jobs: { epochs: number; seconds: number }[],
   t: Throughput,
 ): number {
-  const perEpoch = median(jobs.map((j) => Math.max(0, j.seconds - fixedSeconds(t)) / j.epochs));
-  return fixedSeconds(t) + work.epochs * perEpoch;
+  return median(
+    jobs.map(
+      (j) => j.seconds + (work.epochs - j.epochs) * (Math.max(0, j.seconds - fixedSeconds(t)) / j.epochs),
+    ),
+  );
 }
 
 /** Training and validation samples: an explicit split as it is, else rows × (1 − validation split). */

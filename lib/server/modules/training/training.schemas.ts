@@ -600,7 +600,7 @@ export const estimateSchema = z
         description:
           "seconds = start + end + epochs × (steps × step_seconds + validation steps × step_seconds ÷ 2 + epoch_seconds + report_seconds) + other training FLOPs ÷ flops_per_second + convolution FLOPs ÷ conv_flops_per_second; " +
           "the coefficients are measured on the runner by a micro-benchmark (torch: the program's imports, a tiny and a wide MLP, a small CNN, a checkpoint save, an ONNX export) " +
-          "and by this service's jobs; with jobs of the same shape, start + end + epochs × their measured seconds per epoch",
+          "and by this service's jobs; with your jobs of the same shape, the median of their seconds, each adjusted for the epochs it had fewer or more at its measured seconds per epoch",
       }),
   })
   .openapi("TrainingEstimate");
