@@ -8,8 +8,9 @@ import { ValidationError } from "../errors";
  * - `put` streams, computes the SHA-256 on the way, and makes the object visible only once it is
  *   complete and (when `expectedSha256` is given) verified: a failed or refused write leaves nothing
  *   under the key, no temporary file and no incomplete multipart upload (aborted on failure).
- * - `head` and `get` give the SHA-256 recorded at write time (`null` only for a file written to the
- *   local disk by an older version and not yet read through `head`).
+ * - `head` and `get` give the SHA-256 recorded at write time; `null` for an object written around
+ *   `put` (a presigned PUT without a declared checksum) and, from `get` only, for a local file written
+ *   by an older version (`head` hashes and records it).
  * - Keys are validated (blob-keys.ts): no path can escape the local root.
  */
 export type BlobSource = Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
