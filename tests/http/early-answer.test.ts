@@ -279,4 +279,35 @@ describe("early answers over keep-alive connections", () => {
       socket.destroy();
     }
   });
+  it("answers a chunked body that passes the route's cap with a 413 and a clean close; the next request succeeds", async () => {
+    const pool = new Pool(origin, { connections: 1, pipelining: 1 });
+    const big = Buffer.from(JSON.stringify({ project_id: "x".repeat(1536 * 1024) }));
+    try {
+      for (let round = 0; round < 3; round++) {
+        const res = await pool.request({
+          path: "/api/v1/training/jobs",
+          method: "POST",
+          headers: {
+            Host: "localhost",
+            Authorization: `Bearer ${personalKey}`,
+            "Content-Type": "application/json",
+          },
+          body: Readable.from(
+            (async function* () {
+              for (let at = 0; at < big.length; at += 64 * 1024) yield big.subarray(at, at + 64 * 1024);
+            })(),
+          ),
+        });
+        const problem = JSON.parse(await res.body.text());
+        expect(res.statusCode).toBe(413);
+        expect(problem.detail).toContain("1 MiB");
+        expect(res.headers.connection).toBe("close");
+        const next = await send(pool, "/api/v1/projects", "GET");
+        expect(next.socketError).toBeUndefined();
+        expect(next.status).toBe(200);
+      }
+    } finally {
+      await pool.close();
+    }
+  });
 });

@@ -74,6 +74,20 @@ function lingeringClose(socket: Socket): void {
  */
 function guardEarlyAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
   if (!hasBody(req)) return;
+  // A body reader that stops early cancels the body (a size over the route's cap, a failed
+  // upload), and cancelling destroys the request with its connection, under the answer about to
+  // be written. While the connection is up, reading stops instead: the answer then drains the
+  // rest or closes the connection, as above. (A connection that is gone is destroyed as usual.)
+  const socket = req.socket;
+  const destroy = req.destroy;
+  req.destroy = function (this: http.IncomingMessage, error?: Error) {
+    if (socket.destroyed || res.writableFinished) return destroy.call(this, error);
+    // (Node's stream helpers detach the socket first, to spare it: the request still reads from it.)
+    req.socket = socket;
+    req.removeAllListeners("data");
+    req.pause();
+    return this;
+  };
   const writeHead = res.writeHead;
   res.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
     res.writeHead = writeHead;
@@ -85,7 +99,6 @@ function guardEarlyAnswer(req: http.IncomingMessage, res: http.ServerResponse): 
         declared <= EARLY_ANSWER_DRAIN_BYTES;
       if (!drainable) {
         res.setHeader("Connection", "close");
-        const socket = req.socket;
         const destroySoon = socket.destroySoon;
         // Node's server closes a `Connection: close` connection with destroySoon once the answer
         // is written; with body bytes still coming, close it the lingering way instead.
