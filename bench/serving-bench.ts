@@ -6,9 +6,14 @@
  * instance (the baseline), in the same run, and over HTTP (the app on Node's HTTP server, as
  * scripts/server.ts serves it), from a client in this process and from one in another process
  * (bench/predict-client.ts: one keep-alive connection, as an app calling the deployment). Then batch rows/s (10,000 rows a call) against model.predict
- * in-process, and fixed request rates with autocannon (BENCH_RATES, BENCH_RATE_SECONDS each,
- * default 30 s): the highest rate held with zero errors and p99 under 50 ms. Rate limits are
- * lifted (RATE_LIMIT_PER_MINUTE) so that the figures measure serving, not the limiter.
+ * in-process; where the tail at a fixed rate comes from (BENCH_ATTRIBUTION_RATE, default 1,000
+ * calls/s, in BENCH_ATTRIBUTION_REPEATS × 3 rounds of BENCH_ATTRIBUTION_SECONDS: the request log
+ * writing a line for every call, writing its per-second sample, and off; the server's CPU time per
+ * call, event-loop stalls and GC pauses, compared as medians across rounds, since other work on
+ * the machine moves single rounds); and fixed request rates with autocannon (BENCH_RATES,
+ * BENCH_RATE_SECONDS each, default 30 s): the highest rate held with zero errors and p99 under
+ * 50 ms. Rate limits are lifted (RATE_LIMIT_PER_MINUTE) so that the figures measure serving, not
+ * the limiter. The HTTP server is the one scripts/server.ts runs (lib/server/http/node-server.ts).
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
