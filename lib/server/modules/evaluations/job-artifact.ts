@@ -5,7 +5,7 @@ import type { TrainingJobRow } from "../../db/schema";
 import { ConflictError } from "../../errors";
 import { checkUntrustedModel } from "../serving/model-probe";
 import { type LoadedArtifact, loadArtifact, type ModelManifest } from "../training/artifact-reader";
-import { copyBlobToFile } from "../training/blob-files";
+import { linkBlobToFile } from "../training/blob-files";
 
 /**
  * Copies the artifact files into a temporary directory, checks the model in a limited child process
@@ -17,7 +17,7 @@ export async function loadJobArtifact(db: Db, job: TrainingJobRow, dir: string):
   for (const f of job.artifactFiles) {
     if (f.name === "manifest.json") continue;
     const file = path.join(dir, path.basename(f.name));
-    if (!(await copyBlobToFile(f.blob_key, file)))
+    if (!(await linkBlobToFile(f.blob_key, file)))
       throw new ConflictError(`The artifact file ${f.name} is missing from storage.`);
     files[f.name] = file;
   }

@@ -1,6 +1,7 @@
 /**
- * The warm models of this process: each revision's artifact is loaded once (copied from blob
- * storage into a temporary directory, then artifact-reader.ts) and kept in an LRU keyed by revision
+ * The warm models of this process: each revision's artifact is loaded once (linked into a temporary
+ * directory from this server's local copy of the stored files, fetched from the blob store and
+ * checked once: training/blob-files.ts; then artifact-reader.ts) and kept in an LRU keyed by revision
  * id. Before its first load in a process, the model is checked in a limited child process
  * (model-probe.ts: a model built to crash the runtime or exhaust memory is refused with 409, and the
  * verdict is kept per digest of its bytes); requests then run in-process. An evicted model is disposed once no request is using it any more (each use holds a
@@ -15,7 +16,7 @@ import { getDb } from "../../db/client";
 import type { DeploymentRevisionRow } from "../../db/schema";
 import { ConflictError } from "../../errors";
 import { loadArtifact, type ModelManifest } from "../training/artifact-reader";
-import { copyBlobToFile } from "../training/blob-files";
+import { linkBlobToFile } from "../training/blob-files";
 import { MicroBatcher } from "./micro-batcher";
 import { checkUntrustedModel } from "./model-probe";
 
@@ -43,7 +44,7 @@ async function load(revision: ServableRevision): Promise<WarmModel> {
     for (const f of revision.artifactFiles) {
       if (NOT_SERVED.has(f.name)) continue;
       const file = path.join(dir, path.basename(f.name));
-      if (!(await copyBlobToFile(f.blob_key, file)))
+      if (!(await linkBlobToFile(f.blob_key, file)))
         throw new ConflictError(`The artifact file ${f.name} is missing from storage.`);
       files[f.name] = file;
     }

@@ -6,7 +6,7 @@
  * One piece (past ~400 lines): every upload a job's program makes goes through the same ownership,
  * state and quota checks, kept together.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type TrainingJobRow, trainingCheckpoints, trainingJobs, users } from "../../db/schema";
@@ -14,7 +14,8 @@ import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError } f
 import { appendTrainingEvents, type NewTrainingEvent } from "../../events/training-events";
 import { newId } from "../../ids";
 import { planOf } from "../../plans";
-import { deleteBlob, openBlob, parseBlobKey, putBlob } from "../../storage/blob-store";
+import { deleteBlobAndLocalFile } from "../../storage/blob-cache";
+import { blobStore } from "../../storage/blob-stores";
 import { commitWithinQuota, humanBytes, StorageBudget } from "../account/storage-quota";
 import { acceptedFormats, CheckpointSniffer } from "./checkpoint-format";
 import { finishExternalJob } from "./finish";
@@ -194,7 +195,6 @@ export async function storeStreamedFile(
     if (declaredBytes > maxBytes) throw tooLarge(what, maxBytes, declaredBytes);
     budget?.check(declaredBytes);
   }
-  const hash = createHash("sha256");
   let received = 0;
   let stream = body;
   for (const check of opts.checks ?? []) stream = stream.pipeThrough(check);
@@ -204,13 +204,13 @@ export async function storeStreamedFile(
         received += chunk.byteLength;
         if (received > maxBytes) throw tooLarge(what, maxBytes, received);
         budget?.check(received);
-        hash.update(chunk);
         controller.enqueue(chunk);
       },
     }),
   );
-  const { key, size } = await putBlob(ref, stream);
-  return { key, size, sha256: hash.digest("hex") };
+  // The store hashes on the way and leaves nothing under the key when a check above throws.
+  const { key, size, sha256 } = await blobStore().put(`${ref.area}/${ref.id}`, stream, { maxBytes });
+  return { key, size, sha256 };
 }
 
 /** The request's declared body length, when it has a usable one. */
@@ -332,11 +332,11 @@ export async function uploadCheckpoint(
       return { row: stored, removed: old.map((c) => c.key) };
     }));
   } catch (err) {
-    await deleteBlob(parseBlobKey(file.key)).catch(() => {});
+    await deleteBlobAndLocalFile(file.key).catch(() => {});
     throw err;
   }
   for (const key of [...(previous ? [previous.blobKey] : []), ...removed])
-    if (key !== file.key) await deleteBlob(parseBlobKey(key)).catch(() => {});
+    if (key !== file.key) await deleteBlobAndLocalFile(key).catch(() => {});
   await appendTrainingEvents(db, jobId, [
     {
       kind: "checkpoint",
@@ -391,10 +391,10 @@ export async function uploadArtifactFile(
       return before?.files.find((f) => f.name === fileName)?.blob_key;
     });
   } catch (err) {
-    await deleteBlob(parseBlobKey(file.key)).catch(() => {});
+    await deleteBlobAndLocalFile(file.key).catch(() => {});
     throw err;
   }
-  if (replaced && replaced !== file.key) await deleteBlob(parseBlobKey(replaced)).catch(() => {});
+  if (replaced && replaced !== file.key) await deleteBlobAndLocalFile(replaced).catch(() => {});
   return { name: fileName, size_bytes: file.size, sha256: file.sha256 };
 }
 
@@ -413,9 +413,14 @@ export async function openCheckpoint(db: Db, jobId: string, checkpointId: string
     .from(trainingCheckpoints)
     .where(and(eq(trainingCheckpoints.jobId, jobId), eq(trainingCheckpoints.id, checkpointId)));
   if (!row) throw new NotFoundError("Checkpoint");
-  const blob = await openBlob(parseBlobKey(row.blobKey));
+  const blob = await blobStore().get(row.blobKey);
   if (!blob) throw new NotFoundError("Checkpoint file");
-  return { ...blob, filename: `${jobId}-epoch-${row.epoch}.ckpt`, sha256: row.sha256 };
+  return {
+    size: blob.size,
+    stream: blob.stream,
+    filename: `${jobId}-epoch-${row.epoch}.ckpt`,
+    sha256: row.sha256,
+  };
 }
 
 /** One file of a succeeded job's artifact (manifest.json included). */
@@ -432,10 +437,11 @@ export async function openArtifactFile(job: TrainingJobRow, fileName: string) {
   }
   const file = job.artifactFiles.find((f) => f.name === fileName);
   if (!file) throw new NotFoundError(`Artifact file ${fileName}`);
-  const blob = await openBlob(parseBlobKey(file.blob_key));
+  const blob = await blobStore().get(file.blob_key);
   if (!blob) throw new NotFoundError(`Artifact file ${fileName}`);
   return {
-    ...blob,
+    size: blob.size,
+    stream: blob.stream,
     contentType: fileName.endsWith(".json") ? "application/json" : "application/octet-stream",
   };
 }

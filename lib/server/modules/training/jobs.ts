@@ -23,7 +23,7 @@ import { paged } from "../../http/paging";
 import { newId } from "../../ids";
 import { requestCancel } from "../../jobs/queue";
 import { planOf } from "../../plans";
-import { deleteBlob, parseBlobKey } from "../../storage/blob-store";
+import { deleteBlobAndLocalFile } from "../../storage/blob-cache";
 import { creditBalance } from "../account/credits";
 import { readableDataset, versionOf } from "../datasets/access";
 import { builtinVersionId } from "../datasets/builtin";
@@ -314,7 +314,7 @@ export async function bulkDeleteTrainingJobs(
     );
   }
   // Rows first, then files: a crash in between leaves unreferenced files, which recovery sweeps.
-  for (const key of blobKeys) await deleteBlob(parseBlobKey(key)).catch(() => {});
+  for (const key of blobKeys) await deleteBlobAndLocalFile(key).catch(() => {});
   return {
     deleted: deletable.map((r) => r.id),
     not_found: unique.filter((id) => !found.has(id)),

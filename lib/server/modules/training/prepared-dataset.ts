@@ -19,7 +19,7 @@ import {
   builtinVersionId,
 } from "../datasets/builtin";
 import { ident, safeEngineMessage, sourceSql, type TableSource, withDuckDb } from "../datasets/duckdb";
-import { datasetBlobPath, refOfKey } from "../datasets/ingest";
+import { datasetFile } from "../datasets/ingest";
 
 import { effectiveRoles } from "./dataset-fit";
 
@@ -64,7 +64,7 @@ export async function resolveVersion(
   }
   const v = await versionOf(db, datasetId, versionId);
   return {
-    file: datasetBlobPath(refOfKey(v.blobKey)),
+    file: await datasetFile(v.blobKey),
     schema: v.schema,
     roles: ref.row.roles,
     splits: v.splits ?? null,

@@ -4,16 +4,17 @@
  *   behind its back) is never left queued or running: it is failed with the task's reason, or
  *   cancelled when that was asked;
  * - jobs waiting for a slot are dispatched (a dispatch lost to a crash is redone);
- * - blobs orphaned by a crash are swept: half-written `.tmp-…` files in the blob store and checkpoint
- *   or artifact files no row references, once older than `orphanAgeMs` (zero in embedded mode at
+ * - blobs orphaned by a crash are swept through the blob store (either driver): what interrupted
+ *   writes left (temporary files, incomplete multipart uploads) and checkpoint or artifact objects no
+ *   row references, once older than `orphanAgeMs` (zero in embedded mode at
  *   start, when no other process can be writing).
  */
-import fsp from "node:fs/promises";
-import path from "node:path";
 import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { jobs, trainingCheckpoints, trainingJobs } from "../../db/schema";
-import { blobRoot } from "../../storage/blob-store";
+import { deleteBlobAndLocalFile } from "../../storage/blob-cache";
+import type { BlobStore } from "../../storage/blob-driver";
+import { blobStore } from "../../storage/blob-stores";
 import { dispatchQueuedJobs } from "./dispatch";
 import { transitionJob } from "./state";
 
@@ -72,65 +73,46 @@ export async function recoverTrainingJobs(
   return counts;
 }
 
-async function entriesOlderThan(dir: string, ageMs: number): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await fsp.readdir(dir);
-  } catch {
-    return [];
-  }
-  const cutoff = Date.now() - ageMs;
+/** Keys under `prefix` last written before `cutoff`. */
+async function keysOlderThan(store: BlobStore, prefix: string, cutoff: Date): Promise<string[]> {
   const old: string[] = [];
-  for (const name of names) {
-    try {
-      const st = await fsp.stat(path.join(dir, name));
-      if (st.isFile() && st.mtimeMs <= cutoff) old.push(name);
-    } catch {
-      /* removed meanwhile */
-    }
-  }
+  for await (const o of store.list(prefix)) if (o.lastModified < cutoff) old.push(o.key);
   return old;
 }
 
-/** Removes half-written temporary files in every blob area and unreferenced checkpoint/artifact files. */
-export async function sweepOrphanBlobs(db: Db, ageMs: number): Promise<number> {
-  const root = blobRoot();
-  let areas: string[];
-  try {
-    areas = await fsp.readdir(root);
-  } catch {
-    return 0;
-  }
-  let removed = 0;
-  for (const area of areas) {
-    const dir = path.join(root, area);
-    for (const name of await entriesOlderThan(dir, ageMs)) {
-      if (!name.startsWith(".tmp-")) continue;
-      await fsp.rm(path.join(dir, name), { force: true });
-      removed += 1;
-    }
-  }
-  const checkpointFiles = await entriesOlderThan(path.join(root, "checkpoints"), ageMs);
-  if (checkpointFiles.length > 0) {
+/**
+ * Removes what interrupted writes left in the blob store (temporary files, incomplete multipart
+ * uploads: `sweepIncomplete`) and checkpoint/artifact objects no row references, on either driver.
+ */
+export async function sweepOrphanBlobs(
+  db: Db,
+  ageMs: number,
+  store: BlobStore = blobStore(),
+): Promise<number> {
+  // Written at or before `ageMs` ago (everything with zero, at the start of a sole process).
+  const cutoff = new Date(Date.now() - ageMs + 1);
+  let removed = await store.sweepIncomplete(cutoff);
+  const checkpointKeys = await keysOlderThan(store, "checkpoints/", cutoff);
+  if (checkpointKeys.length > 0) {
     const known = new Set(
       (await db.select({ key: trainingCheckpoints.blobKey }).from(trainingCheckpoints)).map((r) => r.key),
     );
-    for (const name of checkpointFiles) {
-      if (name.startsWith(".tmp-") || known.has(`checkpoints/${name}`)) continue;
-      await fsp.rm(path.join(root, "checkpoints", name), { force: true });
+    for (const key of checkpointKeys) {
+      if (known.has(key)) continue;
+      await deleteBlobAndLocalFile(key, store);
       removed += 1;
     }
   }
-  const artifactFiles = await entriesOlderThan(path.join(root, "artifacts"), ageMs);
-  if (artifactFiles.length > 0) {
+  const artifactKeys = await keysOlderThan(store, "artifacts/", cutoff);
+  if (artifactKeys.length > 0) {
     const rows = await db
       .select({ files: trainingJobs.artifactFiles })
       .from(trainingJobs)
       .where(sql`jsonb_array_length(${trainingJobs.artifactFiles}) > 0`);
     const known = new Set(rows.flatMap((r) => r.files.map((f) => f.blob_key)));
-    for (const name of artifactFiles) {
-      if (name.startsWith(".tmp-") || known.has(`artifacts/${name}`)) continue;
-      await fsp.rm(path.join(root, "artifacts", name), { force: true });
+    for (const key of artifactKeys) {
+      if (known.has(key)) continue;
+      await deleteBlobAndLocalFile(key, store);
       removed += 1;
     }
   }
