@@ -630,12 +630,12 @@ describe("thumbnails", () => {
     });
     expect(overwrite.status).toBe(404);
 
-    const fs = await import("node:fs");
-    const path = await import("node:path");
-    const file = path.join(process.env.BLOB_DIR as string, "thumbnails", p.id);
-    expect(fs.existsSync(file)).toBe(true);
+    // The stored object, through whichever store is configured (the local disk or BLOB_STORE=s3).
+    const { blobStore } = await import("@/lib/server/storage/blob-stores");
+    const key = `thumbnails/${p.id}`;
+    expect(await blobStore().head(key)).not.toBeNull();
     await call(app, "DELETE", `/api/v1/projects/${p.id}`, { key: a.key });
-    expect(fs.existsSync(file)).toBe(false);
+    expect(await blobStore().head(key)).toBeNull();
   });
 
   it("copies the thumbnail on duplicate and on import from a share link, as independent files", async () => {

@@ -29,7 +29,7 @@ import { ConflictError, NotFoundError } from "../../errors";
 import { offsetOf, type PageQuery, paged } from "../../http/paging";
 import { newId } from "../../ids";
 import { hashSecret, newSecret } from "../../secrets";
-import { deleteBlob, parseBlobKey } from "../../storage/blob-store";
+import { deleteBlobAndLocalFile } from "../../storage/blob-cache";
 import { deleteDataset } from "../datasets/datasets";
 import { deleteDeployment, setPaused } from "../deployments/deployments";
 import { deleteProject } from "../projects/projects";
@@ -352,7 +352,7 @@ export async function deleteAudit(db: Db, ownerId: string, id: string): Promise<
         .from(modelArtifacts)
         .where(inArray(modelArtifacts.versionId, versionIds));
       await db.delete(modelVersions).where(inArray(modelVersions.id, versionIds));
-      for (const f of files) if (f.key) await deleteBlob(parseBlobKey(f.key)).catch(() => {});
+      for (const f of files) if (f.key) await deleteBlobAndLocalFile(f.key).catch(() => {});
     }
     const result = await bulkDeleteTrainingJobs(db, ownerId, runIds);
     if (result.active.length > 0)

@@ -36,7 +36,7 @@ import {
 import { isHubModelVisible } from "../../db/schema/hub";
 import type { FineTuneSettings, PreprocessingStep } from "../../db/schema/training";
 import { ConflictError, NotFoundError } from "../../errors";
-import { openBlob, parseBlobKey, readBlob } from "../../storage/blob-store";
+import { blobStore } from "../../storage/blob-stores";
 import { baseModelWeightsFile, findBaseModel } from "./base-models";
 
 /** The file a registry version or hub model carries its PyTorch weights in. */
@@ -301,6 +301,17 @@ export async function listRegistryBaseModels(db: Db, callerId: string): Promise<
   return bases;
 }
 
+/** A manifest's bytes (null when missing or past 4 MB: no manifest is that large). */
+async function readSmallBlob(key: string): Promise<Buffer | null> {
+  const blob = await blobStore().get(key);
+  if (!blob) return null;
+  if (blob.size > 4 * 1024 * 1024) {
+    await blob.stream.cancel();
+    return null;
+  }
+  return Buffer.from(await new Response(blob.stream).arrayBuffer());
+}
+
 async function fromHubModel(db: Db, callerId: string, hubModelId: string): Promise<ResolvedBaseModel> {
   const [model] = await db.select().from(hubModels).where(eq(hubModels.id, hubModelId)).limit(1);
   if (!model || !isHubModelVisible(model, callerId)) throw new NotFoundError("Hub model");
@@ -309,7 +320,7 @@ async function fromHubModel(db: Db, callerId: string, hubModelId: string): Promi
   const weights = files.find((f) => f.path === WEIGHTS_FILE);
   if (!weights) throw noWeights(what);
   const manifestFile = files.find((f) => f.path === "manifest.json");
-  const manifestBytes = manifestFile ? await readBlob(parseBlobKey(manifestFile.blobKey)) : null;
+  const manifestBytes = manifestFile ? await readSmallBlob(manifestFile.blobKey) : null;
   let raw: unknown = null;
   try {
     raw = manifestBytes ? JSON.parse(manifestBytes.toString("utf8")) : null;
@@ -378,7 +389,7 @@ export async function baseWeightsFile(
       `The weights of the base model “${entry.name}” changed since this run was created; start a new run.`,
     );
   if (weights.kind === "catalog") return baseModelWeightsFile(weights.entry);
-  const blob = await openBlob(parseBlobKey(weights.blobKey));
+  const blob = await blobStore().get(weights.blobKey);
   if (!blob)
     throw new ConflictError(`The weights of the base model “${entry.name}” are missing on this server.`);
   const hash = createHash("sha256");

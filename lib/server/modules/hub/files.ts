@@ -25,7 +25,7 @@ import {
 import { offsetOf, type PageQuery, paged } from "../../http/paging";
 import { newId } from "../../ids";
 import { planOf } from "../../plans";
-import { deleteBlob, openBlob, parseBlobKey, putBlob } from "../../storage/blob-store";
+import { blobStore } from "../../storage/blob-stores";
 import { commitWithinQuota, StorageBudget } from "../account/storage-quota";
 import { findOwnedModel, findVisibleModel } from "./access";
 import { FILE_PATH_PATTERN, type HubFileView } from "./hub.schemas";
@@ -108,7 +108,7 @@ async function storeStream(
   budget: StorageBudget,
 ): Promise<StoredBlob> {
   const out = { size: 0, hash: createHash("sha256") };
-  const { key } = await putBlob({ area: "hub", id: newId("hbf") }, measured(source, limit, budget, out));
+  const { key } = await blobStore().put(`hub/${newId("hbf")}`, measured(source, limit, budget, out));
   return { blobKey: key, size: out.size, sha256: out.hash.digest("hex") };
 }
 
@@ -175,7 +175,7 @@ function receiveMultipart(
       input.unpipe(parser);
       input.destroy();
       fileStream?.destroy(err instanceof Error ? err : new Error(String(err)));
-      const cleaned = stored ? stored.then((s) => deleteBlob(parseBlobKey(s.blobKey))).catch(() => {}) : null;
+      const cleaned = stored ? stored.then((s) => blobStore().delete(s.blobKey)).catch(() => {}) : null;
       void Promise.resolve(cleaned).then(() => reject(err));
     };
     parser.on("field", (name, value) => {
@@ -286,7 +286,9 @@ export async function uploadFile(
     // The model may have been deleted while its file streamed in.
     await findOwnedModel(db, user.id, modelId);
   } catch (err) {
-    await deleteBlob(parseBlobKey(stored.blobKey)).catch(() => {});
+    await blobStore()
+      .delete(stored.blobKey)
+      .catch(() => {});
     throw err;
   }
   const [previous] = await db
@@ -321,7 +323,9 @@ export async function uploadFile(
   try {
     [row] = await commitWithinQuota(db, user.id, stored.size, (tx) => record(tx));
   } catch (err) {
-    await deleteBlob(parseBlobKey(stored.blobKey)).catch(() => {});
+    await blobStore()
+      .delete(stored.blobKey)
+      .catch(() => {});
     throw err;
   }
   await db.update(hubModels).set({ updatedAt: new Date() }).where(eq(hubModels.id, modelId));
@@ -344,7 +348,9 @@ export async function removeUnreferencedBlobs(db: Db, keys: string[]): Promise<v
       .where(sql`${hubModelVersions.files} @> ${JSON.stringify([{ blob_key: key }])}::jsonb`)
       .limit(1);
     if (version) continue;
-    await deleteBlob(parseBlobKey(key)).catch(() => {});
+    await blobStore()
+      .delete(key)
+      .catch(() => {});
   }
 }
 
@@ -393,7 +399,7 @@ export async function openFileContent(
     .where(and(eq(hubModelFiles.id, fileId), eq(hubModelFiles.modelId, modelId)))
     .limit(1);
   if (!file) throw new NotFoundError("Hub model file");
-  const blob = await openBlob(parseBlobKey(file.blobKey));
+  const blob = await blobStore().get(file.blobKey);
   if (!blob) throw new NotFoundError("Hub model file");
   await countDownload(db, modelId, link);
   return { file, stream: blob.stream };
@@ -416,13 +422,15 @@ export async function openModelZip(
       `${model.slug}/${f.path}`,
       { compress: false, size: f.sizeBytes, mtime: f.updatedAt },
       (cb: (err: Error | null, stream: NodeJS.ReadableStream) => void) => {
-        openBlob(parseBlobKey(f.blobKey)).then(
-          (blob) => {
-            if (!blob) return cb(new Error(`missing blob ${f.blobKey}`), Readable.from([]));
-            cb(null, Readable.fromWeb(blob.stream as unknown as NodeWebReadableStream<Uint8Array>));
-          },
-          (err: Error) => cb(err, Readable.from([])),
-        );
+        blobStore()
+          .get(f.blobKey)
+          .then(
+            (blob) => {
+              if (!blob) return cb(new Error(`missing blob ${f.blobKey}`), Readable.from([]));
+              cb(null, Readable.fromWeb(blob.stream as unknown as NodeWebReadableStream<Uint8Array>));
+            },
+            (err: Error) => cb(err, Readable.from([])),
+          );
       },
     );
   }

@@ -3,7 +3,6 @@
  * manifest are copied into hub blobs (the hub model outlives the job), its architecture becomes the
  * model's DAG, its metrics the evaluation figures, and a model card is written for the owner to edit.
  */
-import { createHash } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import { mdCode, mdText } from "../../../ml/codegen/literals";
 import type { Db } from "../../db/client";
@@ -16,7 +15,7 @@ import {
 } from "../../db/schema";
 import { ConflictError } from "../../errors";
 import { newId } from "../../ids";
-import { copyBlob, parseBlobKey, putBlob } from "../../storage/blob-store";
+import { blobStore } from "../../storage/blob-stores";
 import { StorageBudget } from "../account/storage-quota";
 import { imageSamplePredictions } from "../evaluations/sample-predictions";
 import { findOwnedVersion } from "../registry/views";
@@ -154,7 +153,7 @@ export async function publicationFromJob(db: Db, ownerId: string, jobId: string,
   const files: HubFileInsert[] = [];
   for (const f of job.artifactFiles) {
     const id = newId("hbf");
-    if (!(await copyBlob(parseBlobKey(f.blob_key), { area: "hub", id })))
+    if (!(await blobStore().copy(f.blob_key, `hub/${id}`)))
       throw new ConflictError(`The job's artifact file ${f.name} is missing.`);
     files.push({
       id: newId("hf"),
@@ -167,13 +166,13 @@ export async function publicationFromJob(db: Db, ownerId: string, jobId: string,
     });
   }
   const manifest = Buffer.from(JSON.stringify(job.artifactManifest, null, 2), "utf8");
-  const stored = await putBlob({ area: "hub", id: newId("hbf") }, manifest);
+  const stored = await blobStore().put(`hub/${newId("hbf")}`, manifest);
   files.push({
     id: newId("hf"),
     modelId,
     path: "manifest.json",
     sizeBytes: stored.size,
-    sha256: createHash("sha256").update(manifest).digest("hex"),
+    sha256: stored.sha256,
     blobKey: stored.key,
     contentType: "application/json",
   });
@@ -265,7 +264,7 @@ export async function publicationFromModelVersion(
   for (const a of artifacts) {
     if (!a.blobKey) continue;
     const id = newId("hbf");
-    if (!(await copyBlob(parseBlobKey(a.blobKey), { area: "hub", id })))
+    if (!(await blobStore().copy(a.blobKey, `hub/${id}`)))
       throw new ConflictError(`The version's artifact ${a.name} is missing.`);
     files.push({
       id: newId("hf"),

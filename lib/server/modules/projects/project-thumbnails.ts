@@ -4,7 +4,7 @@ import { graphPreviewSvg } from "../../../editor/graph-preview-svg";
 import type { Db } from "../../db/client";
 import { projects } from "../../db/schema";
 import { DomainError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../errors";
-import { type BlobRef, blobKey, deleteBlob, openBlob, parseBlobKey, putBlob } from "../../storage/blob-store";
+import { blobStore } from "../../storage/blob-stores";
 import { findOwnedProject } from "./projects";
 import type { thumbnailSchema } from "./projects.schemas";
 
@@ -41,8 +41,8 @@ export function sniffImageType(bytes: Uint8Array): ThumbnailType | null {
 
 export type ThumbnailView = z.infer<typeof thumbnailSchema>;
 
-function refFor(projectId: string): BlobRef {
-  return { area: "thumbnails", id: projectId };
+function keyFor(projectId: string): string {
+  return `thumbnails/${projectId}`;
 }
 
 /** Stores (or replaces) a project's thumbnail: PNG, JPEG or WebP by content, at most 2 MB. */
@@ -59,15 +59,15 @@ export async function uploadThumbnail(
     throw new ValidationError("The file is empty.", [{ path: "file", message: "Empty file" }]);
   const type = sniffImageType(bytes);
   if (!type) throw new UnsupportedMediaTypeError("A thumbnail must be a PNG, JPEG or WebP image.");
-  const ref = refFor(projectId);
-  const { size } = await putBlob(ref, bytes, { maxBytes: MAX_THUMBNAIL_BYTES });
+  const key = keyFor(projectId);
+  const { size } = await blobStore().put(key, bytes, { maxBytes: MAX_THUMBNAIL_BYTES, contentType: type });
   const rows = await db
     .update(projects)
-    .set({ thumbnailKey: blobKey(ref), thumbnailMime: type, thumbnailSize: size })
+    .set({ thumbnailKey: key, thumbnailMime: type, thumbnailSize: size })
     .where(and(eq(projects.id, projectId), eq(projects.ownerId, ownerId)))
     .returning({ id: projects.id });
   if (rows.length === 0) {
-    await deleteBlob(ref); // deleted meanwhile
+    await blobStore().delete(key); // deleted meanwhile
     throw new NotFoundError("Project");
   }
   return { url: `/api/v1/projects/${projectId}/thumbnail`, content_type: type, size };
@@ -82,7 +82,7 @@ export interface OpenedThumbnail {
 export async function openThumbnail(db: Db, ownerId: string, projectId: string): Promise<OpenedThumbnail> {
   const project = await findOwnedProject(db, ownerId, projectId);
   if (!project.thumbnailKey || !project.thumbnailMime) throw new NotFoundError("Thumbnail");
-  const blob = await openBlob(parseBlobKey(project.thumbnailKey));
+  const blob = await blobStore().get(project.thumbnailKey);
   if (!blob) throw new NotFoundError("Thumbnail");
   return { contentType: project.thumbnailMime, size: blob.size, stream: blob.stream };
 }

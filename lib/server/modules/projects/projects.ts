@@ -12,7 +12,7 @@ import type { Db } from "../../db/client";
 import { projects } from "../../db/schema";
 import { NotFoundError, ValidationError } from "../../errors";
 import { newId } from "../../ids";
-import { blobKey, copyBlob, deleteBlob, parseBlobKey } from "../../storage/blob-store";
+import { blobStore } from "../../storage/blob-stores";
 import { seedFromDataset } from "./dataset-seeds";
 import { PROJECT_NAME_MAX } from "./projects.limits";
 import type { analysisSummarySchema, projectSchema, projectSummarySchema } from "./projects.schemas";
@@ -227,9 +227,11 @@ async function removeThumbnails(keys: (string | null)[]): Promise<void> {
   for (const key of keys) {
     if (!key) continue;
     // Best effort: the row is gone already, a leftover file is harmless.
-    await deleteBlob(parseBlobKey(key)).catch((err: unknown) =>
-      console.error("thumbnail cleanup failed", err instanceof Error ? err.message : err),
-    );
+    await blobStore()
+      .delete(key)
+      .catch((err: unknown) =>
+        console.error("thumbnail cleanup failed", err instanceof Error ? err.message : err),
+      );
   }
 }
 
@@ -239,20 +241,20 @@ async function removeThumbnails(keys: (string | null)[]): Promise<void> {
  */
 export async function copyThumbnail(db: Db, source: ProjectRow, target: ProjectRow): Promise<ProjectRow> {
   if (!source.thumbnailKey || !source.thumbnailMime) return target;
-  const ref = { area: "thumbnails", id: target.id };
+  const key = `thumbnails/${target.id}`;
   try {
-    if (!(await copyBlob(parseBlobKey(source.thumbnailKey), ref))) return target;
+    if (!(await blobStore().copy(source.thumbnailKey, key))) return target;
     const [row] = await db
       .update(projects)
       .set({
-        thumbnailKey: blobKey(ref),
+        thumbnailKey: key,
         thumbnailMime: source.thumbnailMime,
         thumbnailSize: source.thumbnailSize,
       })
       .where(and(eq(projects.id, target.id), eq(projects.ownerId, target.ownerId)))
       .returning();
     if (row) return row;
-    await deleteBlob(ref); // deleted meanwhile
+    await blobStore().delete(key); // deleted meanwhile
   } catch (err) {
     console.error("thumbnail copy failed", err instanceof Error ? err.message : err);
   }

@@ -11,7 +11,8 @@ import type { Db } from "../../db/client";
 import { type ModelArtifactRow, modelArtifacts, modelVersions, registeredModels } from "../../db/schema";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { newId } from "../../ids";
-import { deleteBlob, openBlob, parseBlobKey } from "../../storage/blob-store";
+import { deleteBlobAndLocalFile } from "../../storage/blob-cache";
+import { blobStore } from "../../storage/blob-stores";
 import { commitWithinQuota, StorageBudget } from "../account/storage-quota";
 import { storeStreamedFile } from "../training/ingest";
 import { isUniqueViolation } from "./db-errors";
@@ -86,7 +87,7 @@ export async function initiateArtifact(
         throw new ConflictError(`Another upload of “${body.name}” was initiated at the same time; retry.`);
       throw err;
     });
-  if (replaced?.blobKey) await deleteBlob(parseBlobKey(replaced.blobKey)).catch(() => {});
+  if (replaced?.blobKey) await deleteBlobAndLocalFile(replaced.blobKey).catch(() => {});
   const link = signUploadLink(version.id, id);
   const url = new URL(uploadPath(version.id, id), origin);
   for (const [k, v] of Object.entries(link.query)) url.searchParams.set(k, v);
@@ -157,10 +158,10 @@ export async function receiveUpload(
         .where(eq(modelArtifacts.id, artifactId));
     });
   } catch (err) {
-    await deleteBlob(parseBlobKey(stored.key)).catch(() => {});
+    await deleteBlobAndLocalFile(stored.key).catch(() => {});
     throw err;
   }
-  if (previous) await deleteBlob(parseBlobKey(previous)).catch(() => {});
+  if (previous) await deleteBlobAndLocalFile(previous).catch(() => {});
   return { artifact_id: artifactId, received_bytes: stored.size, sha256: stored.sha256 };
 }
 
@@ -233,7 +234,7 @@ export async function openArtifact(db: Db, ownerId: string, versionId: string, a
   const { artifact } = await findOwnedArtifact(db, ownerId, versionId, artifactId);
   if (artifact.state !== "complete" || !artifact.blobKey)
     throw new ConflictError("The artifact's upload is not complete.");
-  const blob = await openBlob(parseBlobKey(artifact.blobKey));
+  const blob = await blobStore().get(artifact.blobKey);
   if (!blob) throw new NotFoundError("Artifact file");
   return { ...blob, artifact };
 }

@@ -5,7 +5,6 @@
  * that every artifact is complete and, when the version declares a task contract, that its
  * manifest.json conforms; the version is then `ready` and immutable.
  */
-import { createHash } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
@@ -19,7 +18,8 @@ import {
 import type { ArtifactFile } from "../../db/schema/training";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { newId } from "../../ids";
-import { copyBlob, deleteBlob, parseBlobKey, putBlob, readBlob } from "../../storage/blob-store";
+import { deleteBlobAndLocalFile } from "../../storage/blob-cache";
+import { blobStore } from "../../storage/blob-stores";
 import { StorageBudget } from "../account/storage-quota";
 import { toEvaluationView } from "../evaluations/evaluations";
 import type { EvaluationView } from "../evaluations/evaluations.schemas";
@@ -88,13 +88,13 @@ async function copyJobArtifacts(
   try {
     for (const file of job.artifactFiles) {
       const id = newId("art");
-      const to = { area: REGISTRY_BLOB_AREA, id: newArtifactBlobId(id) };
-      if (!(await copyBlob(parseBlobKey(file.blob_key), to)))
+      const to = `${REGISTRY_BLOB_AREA}/${newArtifactBlobId(id)}`;
+      if (!(await blobStore().copy(file.blob_key, to)))
         throw new ConflictError(`The job's artifact file ${file.name} is missing.`);
       prepared.push({
         id,
         name: file.name,
-        blobKey: `${to.area}/${to.id}`,
+        blobKey: to,
         sizeBytes: file.size_bytes,
         sha256: file.sha256,
         contentType: contentTypeOf(file.name),
@@ -103,25 +103,25 @@ async function copyJobArtifacts(
     // The same bytes GET /training/jobs/{id}/artifact/manifest.json answers.
     const bytes = new TextEncoder().encode(JSON.stringify(job.artifactManifest, null, 2));
     const id = newId("art");
-    const stored = await putBlob({ area: REGISTRY_BLOB_AREA, id: newArtifactBlobId(id) }, bytes);
+    const stored = await blobStore().put(`${REGISTRY_BLOB_AREA}/${newArtifactBlobId(id)}`, bytes);
     prepared.push({
       id,
       name: MANIFEST_NAME,
       blobKey: stored.key,
       sizeBytes: stored.size,
-      sha256: createHash("sha256").update(bytes).digest("hex"),
+      sha256: stored.sha256,
       contentType: "application/json",
     });
     // An image model's sample predictions (evaluations/sample-predictions.ts), for its version page.
     if (samples) {
       const sid = newId("art");
-      const kept = await putBlob({ area: REGISTRY_BLOB_AREA, id: newArtifactBlobId(sid) }, samples);
+      const kept = await blobStore().put(`${REGISTRY_BLOB_AREA}/${newArtifactBlobId(sid)}`, samples);
       prepared.push({
         id: sid,
         name: SAMPLE_PREDICTIONS_FILE,
         blobKey: kept.key,
         sizeBytes: kept.size,
-        sha256: createHash("sha256").update(samples).digest("hex"),
+        sha256: kept.sha256,
         contentType: "application/json",
       });
     }
@@ -133,7 +133,7 @@ async function copyJobArtifacts(
 }
 
 async function removeBlobs(keys: (string | null)[]): Promise<void> {
-  await Promise.all(keys.flatMap((k) => (k ? [deleteBlob(parseBlobKey(k)).catch(() => {})] : [])));
+  await Promise.all(keys.flatMap((k) => (k ? [deleteBlobAndLocalFile(k).catch(() => {})] : [])));
 }
 
 /** POST /models/{id}/versions: a new pending version, numbered under the model's row lock. */
@@ -234,12 +234,15 @@ export async function getVersion(db: Db, ownerId: string, versionId: string): Pr
 
 /** Parses manifest.json (a JSON object) or answers 422 naming it. */
 async function readManifest(blobKey: string): Promise<Record<string, unknown>> {
-  const bytes = await readBlob(parseBlobKey(blobKey));
-  if (!bytes) throw new ConflictError("The manifest.json artifact's bytes are missing.");
-  if (bytes.byteLength > MAX_MANIFEST_BYTES)
+  const blob = await blobStore().get(blobKey);
+  if (!blob) throw new ConflictError("The manifest.json artifact's bytes are missing.");
+  if (blob.size > MAX_MANIFEST_BYTES) {
+    await blob.stream.cancel();
     throw new ValidationError("manifest.json is larger than 4 MB.", [
       { path: MANIFEST_NAME, message: "Too large" },
     ]);
+  }
+  const bytes = Buffer.from(await new Response(blob.stream).arrayBuffer());
   let parsed: unknown;
   try {
     parsed = JSON.parse(bytes.toString("utf8"));

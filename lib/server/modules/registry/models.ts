@@ -16,7 +16,7 @@ import {
 } from "../../db/schema";
 import { ConflictError, NotFoundError } from "../../errors";
 import { newId } from "../../ids";
-import { deleteBlob, parseBlobKey } from "../../storage/blob-store";
+import { deleteBlobAndLocalFile } from "../../storage/blob-cache";
 import { isUniqueViolation } from "./db-errors";
 import type {
   AliasView,
@@ -180,9 +180,7 @@ export async function deleteModel(db: Db, ownerId: string, modelId: string): Pro
     .delete(registeredModels)
     .where(and(eq(registeredModels.id, modelId), eq(registeredModels.ownerId, ownerId)));
   await Promise.all(
-    blobs.flatMap((b) =>
-      b.key && !keep.has(b.key) ? [deleteBlob(parseBlobKey(b.key)).catch(() => {})] : [],
-    ),
+    blobs.flatMap((b) => (b.key && !keep.has(b.key) ? [deleteBlobAndLocalFile(b.key).catch(() => {})] : [])),
   );
 }
 
