@@ -8,22 +8,24 @@ import {
   Maximize,
   Play,
   Redo2,
+  Ruler,
   Save,
   Share2,
   Undo2,
   Workflow,
 } from "lucide-react";
 import { useSearchParams } from "next/navigation";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useCallback, useState } from "react";
 import { ProjectTabs } from "@/components/code/project-tabs";
 import { ProjectsCrumb } from "@/components/projects/projects-crumb";
 import { Button } from "@/components/ui/button";
 import { useEditorStore } from "./editor-store-context";
-import { LazyTrainDialog, useOpenedOnce } from "./lazy-parts";
+import { LazyFitDatasetDialog, LazyTrainDialog, useOpenedOnce } from "./lazy-parts";
 import { ProjectNameInput } from "./project-name-input";
 import { SaveStatusText } from "./save-status";
 import { useAutoLayout } from "./use-auto-layout";
 import type { SaveStatus } from "./use-autosave";
+import { useFitModel } from "./use-fit-model";
 
 function IconButton({
   label,
@@ -63,6 +65,8 @@ export function EditorToolbar({
   onHelp,
   onExportDag,
   onReplaceFromDag,
+  flushSave,
+  onNotice,
 }: {
   projectId: string;
   name: string;
@@ -73,6 +77,10 @@ export function EditorToolbar({
   onHelp: () => void;
   onExportDag: () => void;
   onReplaceFromDag: () => void;
+  /** Saves the diagram now (the editor's autosave), so that a job trains what is on screen. */
+  flushSave: () => Promise<void>;
+  /** A short message over the canvas. */
+  onNotice: (text: string) => void;
 }) {
   const canUndo = useEditorStore((s) => s.history.past.length > 0);
   const canRedo = useEditorStore((s) => s.history.future.length > 0);
@@ -86,6 +94,25 @@ export function EditorToolbar({
   const searchParams = useSearchParams();
   const [trainOpen, setTrainOpen] = useState(() => searchParams.get("train") === "1");
   const trainOpened = useOpenedOnce(trainOpen);
+  const [fitOpen, setFitOpen] = useState(false);
+  const fitOpened = useOpenedOnce(fitOpen);
+  const fitModel = useFitModel({ flush: flushSave });
+  /** "Fit to dataset" (toolbar or Train dialog): one undoable step, saved, the fit verdicts re-read. */
+  const fitTo = useCallback(
+    async (dataset: { name: string; shape: Parameters<typeof fitModel>[0] | null }) => {
+      if (!dataset.shape) return;
+      // Saved at once; the save re-reads the fit verdicts (use-autosave.ts).
+      const plan = await fitModel(dataset.shape);
+      if (plan.changed)
+        onNotice(
+          `Fitted to “${dataset.name}”: ${plan.mismatches
+            .filter((m) => m.fix)
+            .map((m) => m.fix)
+            .join("; ")}. Ctrl+Z undoes it.`,
+        );
+    },
+    [fitModel, onNotice],
+  );
   return (
     <header className="flex h-12 shrink-0 items-center gap-2 border-b border-border bg-panel px-3">
       <ProjectsCrumb />
@@ -127,6 +154,17 @@ export function EditorToolbar({
           <Keyboard aria-hidden className="h-4 w-4" />
         </IconButton>
         <span aria-hidden className="mx-1 h-5 w-px bg-border" />
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => setFitOpen(true)}
+          disabled={empty}
+          aria-label="Fit to dataset"
+          title="Adapt the model's inputs and outputs to a dataset"
+        >
+          <Ruler aria-hidden className="h-4 w-4" />
+          <span className="hidden min-[1600px]:inline">Fit to dataset</span>
+        </Button>
         <Button variant="secondary" size="sm" onClick={onShare}>
           <Share2 aria-hidden className="h-4 w-4" /> Share
         </Button>
@@ -153,6 +191,15 @@ export function EditorToolbar({
           projectId={projectId}
           projectConfig={training}
           saveState={saveStatus === "saved" ? "saved" : saveStatus === "error" ? "failed" : "saving"}
+          onFitModel={fitTo}
+        />
+      ) : null}
+      {fitOpened ? (
+        <LazyFitDatasetDialog
+          open={fitOpen}
+          onClose={() => setFitOpen(false)}
+          projectId={projectId}
+          onFit={fitTo}
         />
       ) : null}
     </header>

@@ -18,6 +18,7 @@ const loaders = {
   shortcuts: () => import("./shortcuts-dialog"),
   replaceFromDag: () => import("./replace-from-dag-dialog"),
   training: () => import("./training-form"),
+  fitDataset: () => import("./fit-dataset-dialog"),
 };
 
 function Loading() {
@@ -29,6 +30,9 @@ function Loading() {
 }
 
 export const LazyTrainDialog = dynamic(() => loaders.train().then((m) => m.TrainDialog), { ssr: false });
+export const LazyFitDatasetDialog = dynamic(() => loaders.fitDataset().then((m) => m.FitDatasetDialog), {
+  ssr: false,
+});
 export const LazyShareDialog = dynamic(() => loaders.share().then((m) => m.ShareDialog), { ssr: false });
 export const LazyVersionsPanel = dynamic(() => loaders.versions().then((m) => m.VersionsPanel), {
   ssr: false,

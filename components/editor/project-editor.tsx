@@ -152,6 +152,8 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
         onHelp={() => setDialog("help")}
         onExportDag={exportDag}
         onReplaceFromDag={() => setDialog("import")}
+        flushSave={autosave.flush}
+        onNotice={(text) => setNotice({ text, tone: "ok" })}
       />
       <div className="flex min-h-0 flex-1">
         <Palette />

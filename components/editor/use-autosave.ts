@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
 import { $api } from "@/lib/api/client";
 import { projectQuery } from "@/lib/api/projects/keys";
+import { trainingKeys } from "@/lib/api/training/keys";
 import { fromFlow } from "@/lib/editor/graph-mapping";
 import { useEditorStore, useEditorStoreApi } from "./editor-store-context";
 
@@ -44,6 +45,10 @@ export function useAutosave(projectId: string) {
         });
         store.getState().markSaved(sent);
         queryClient.setQueryData(projectQuery(projectId).queryKey, project);
+        // Which datasets fit depends on the model: verdicts read before this save are dropped (an
+        // open Train dialog reads them again).
+        queryClient.removeQueries({ queryKey: trainingKeys.datasetFit, type: "inactive" });
+        await queryClient.invalidateQueries({ queryKey: trainingKeys.datasetFit });
       }),
     [exclusive, mutateAsync, projectId, queryClient, store],
   );

@@ -32,21 +32,26 @@ import { RecipePicker, type TrainingRecipe } from "./recipe-picker";
 import { RuntimePicker } from "./runtime-picker";
 import { SplitInfo } from "./split-info";
 import { StrategyPicker } from "./strategy-picker";
-import type { TrainingRuntime } from "./types";
+import type { DatasetFit, TrainingRuntime } from "./types";
 
 /** The editor's save state, so that a job never trains a diagram older than what is on screen. */
 export type EditorSaveState = "saved" | "saving" | "failed";
+
+/** Fits the project's model to a dataset as one undoable editor step, saved (the editor's "Fit to dataset"). */
+export type FitModel = (dataset: DatasetFit) => Promise<void>;
 
 function TrainForm({
   projectId,
   projectConfig,
   saveState,
   onClose,
+  onFitModel,
 }: {
   projectId: string;
   projectConfig: Partial<TrainingConfig> | undefined;
   saveState: EditorSaveState;
   onClose: () => void;
+  onFitModel?: FitModel;
 }) {
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -161,6 +166,16 @@ function TrainForm({
             setPicked(id);
             setEdited((s) => new Set(s).add("dataset_id"));
           }}
+          onFit={
+            onFitModel
+              ? async (d) => {
+                  // Fitted, saved and re-checked: the dataset is then picked, ready to train on.
+                  await onFitModel(d);
+                  setPicked(d.dataset_id);
+                  setEdited((s) => new Set(s).add("dataset_id"));
+                }
+              : undefined
+          }
           error={fit.error ? fit.error.detail : fieldError("dataset_id")}
         />
         {dataset ? (
@@ -275,12 +290,15 @@ export function TrainDialog({
   projectId,
   projectConfig,
   saveState,
+  onFitModel,
 }: {
   open: boolean;
   onClose: () => void;
   projectId: string;
   projectConfig: Partial<TrainingConfig> | undefined;
   saveState: EditorSaveState;
+  /** The editor's "Fit to dataset", offered for the datasets that do not fit. */
+  onFitModel?: FitModel;
 }) {
   return (
     <Modal
@@ -295,6 +313,7 @@ export function TrainDialog({
         projectConfig={projectConfig}
         saveState={saveState}
         onClose={onClose}
+        onFitModel={onFitModel}
       />
     </Modal>
   );

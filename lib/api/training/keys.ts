@@ -40,6 +40,8 @@ export function summaryQuery(jobId: string) {
 export const trainingKeys = {
   /** Every page of the jobs list. */
   jobs: ["get", JOBS_PATH] as const,
+  /** Every dataset-fit verdict (a project's model changed: "Fit to dataset"). */
+  datasetFit: ["get", "/api/v1/training/dataset-fit"] as const,
   logTail: (jobId: string, filter: LogFilter) => ["training-log-tail", jobId, filter] as const,
   logTails: (jobId: string) => ["training-log-tail", jobId] as const,
 };
