@@ -81,7 +81,8 @@ function guardEarlyAnswer(req: http.IncomingMessage, res: http.ServerResponse): 
   const socket = req.socket;
   const destroy = req.destroy;
   req.destroy = function (this: http.IncomingMessage, error?: Error) {
-    if (socket.destroyed || res.writableFinished) return destroy.call(this, error);
+    // Ended (Node destroys a request once it has been read), answered, or its connection gone.
+    if (req.readableEnded || res.writableFinished || socket.destroyed) return destroy.call(this, error);
     // (Node's stream helpers detach the socket first, to spare it: the request still reads from it.)
     req.socket = socket;
     req.removeAllListeners("data");
