@@ -18,6 +18,11 @@
  * data, the diagram. The first page a server renders after it starts also pays the server's own
  * start-up (loading the page's server code): run the bench twice to see both. BENCH_OPENS=n (default
  * 1) opens each project n times, each in a fresh context, and prints every open and the median.
+ *
+ * Against a baseline in the same run (another build of the app, say main's, on another port):
+ *   BENCH_BASELINE_URL=http://localhost:3201 BENCH_OPENS=9 BENCH_BASE_URL=… npx tsx bench/editor-fps.ts 10 5000
+ * opens only (no drags), alternating baseline and this build, and prints both medians, their ratio
+ * and the page's main-thread work until shown (less sensitive to a busy machine than the clock).
  */
 import { randomBytes } from "node:crypto";
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "@playwright/test";
@@ -32,11 +37,11 @@ const SIZES = process.argv.slice(2).map(Number).filter(Boolean);
 const DRAG_MS = Number(process.env.BENCH_DRAG_MS ?? 4000);
 const OPENS = Math.max(1, Number(process.env.BENCH_OPENS ?? 1));
 
-async function signUp(): Promise<string> {
+async function signUp(base = BASE): Promise<string> {
   const username = `bench${randomBytes(4).toString("hex")}`;
-  const res = await fetch(`${BASE}/api/auth/signup`, {
+  const res = await fetch(`${base}/api/auth/signup`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE },
+    headers: { "Content-Type": "application/json", Origin: base },
     body: JSON.stringify({ username, email: `${username}@example.com`, password: "correct horse battery" }),
   });
   if (res.status !== 201) throw new Error(`signup: ${res.status} ${await res.text()}`);
@@ -58,12 +63,12 @@ function wrapInColumns(graph: ArchitectureGraph, rows: number): ArchitectureGrap
   };
 }
 
-async function seed(cookie: string, size: number): Promise<{ id: string; positions: Point[] }> {
+async function seed(cookie: string, size: number, base = BASE): Promise<{ id: string; positions: Point[] }> {
   const { graph } = syntheticGraph(size);
   const laid = wrapInColumns(graph, Math.ceil(Math.sqrt(size * 1.3)));
-  const res = await fetch(`${BASE}/api/v1/projects`, {
+  const res = await fetch(`${base}/api/v1/projects`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: BASE, Cookie: cookie },
+    headers: { "Content-Type": "application/json", Origin: base, Cookie: cookie },
     body: JSON.stringify({ name: `Bench ${size} layers`, graph: laid }),
   });
   if (res.status !== 201) throw new Error(`create: ${res.status} ${await res.text()}`);
@@ -220,9 +225,18 @@ interface OpenTiming {
   html: number;
   /** The last of the page's first scripts received. */
   scripts: number;
-  /** The project's data received. */
+  /** The project's data requested by the page's script (NaN: it came with the page's HTML). */
+  requested: number;
+  /** The project's data received (NaN: it came with the page's HTML). */
   data: number;
   scriptKb: number;
+  /**
+   * Milliseconds of the page's main-thread work until shown (the DevTools protocol's TaskDuration),
+   * and of it running scripts: the browser's share of the open, less sensitive than the wall clock to
+   * a busy machine.
+   */
+  cpuTask: number;
+  cpuScript: number;
 }
 
 /** Records when the diagram is first shown, checked every frame from the page's first script on. */
@@ -238,18 +252,19 @@ const SHOWN_PROBE = `(() => {
   requestAnimationFrame(check);
 })();`;
 
-async function newBenchContext(browser: Browser, cookie: string): Promise<BrowserContext> {
+async function newBenchContext(browser: Browser, cookie: string, base = BASE): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   // tsx (esbuild keepNames) wraps named functions in __name(); give the page's evaluations that helper.
   await context.addInitScript("window.__name = (fn) => fn;");
   await context.addInitScript(SHOWN_PROBE);
   const [name, value] = cookie.split(";")[0].split("=");
-  await context.addCookies([{ name, value, url: BASE }]);
+  await context.addCookies([{ name, value, url: base }]);
   return context;
 }
 
-async function openEditor(page: Page, id: string): Promise<OpenTiming> {
-  await page.goto(`${BASE}/projects/${id}`);
+async function openEditor(page: Page, id: string, base = BASE): Promise<OpenTiming> {
+  const before = await metrics(page);
+  await page.goto(`${base}/projects/${id}`);
   await page.waitForFunction(
     () => (window as unknown as { __shownAt?: number }).__shownAt !== undefined,
     undefined,
@@ -258,7 +273,12 @@ async function openEditor(page: Page, id: string): Promise<OpenTiming> {
       polling: 100,
     },
   );
-  return page.evaluate((id) => {
+  const after = await metrics(page);
+  const cpu = {
+    task: (after.TaskDuration ?? 0) - (before.TaskDuration ?? 0),
+    script: (after.ScriptDuration ?? 0) - (before.ScriptDuration ?? 0),
+  };
+  const timing = await page.evaluate((id) => {
     const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
     const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
     const shown = (window as unknown as { __shownAt: number }).__shownAt;
@@ -270,15 +290,20 @@ async function openEditor(page: Page, id: string): Promise<OpenTiming> {
       shown,
       html: nav.responseEnd,
       scripts: Math.max(0, ...scripts.map((r) => r.responseEnd)),
+      requested: data?.startTime ?? Number.NaN,
       data: data?.responseEnd ?? Number.NaN,
       scriptKb: scripts.reduce((sum, r) => sum + r.encodedBodySize, 0) / 1024,
     };
   }, id);
+  return { ...timing, cpuTask: cpu.task * 1000, cpuScript: cpu.script * 1000 };
 }
 
 function openRow(t: OpenTiming): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  return `${s(t.shown)} (HTML ${s(t.html)}, scripts ${s(t.scripts)} [${t.scriptKb.toFixed(0)} kB], project data ${s(t.data)}, shown ${s(t.shown)})`;
+  const data = Number.isNaN(t.data)
+    ? "project data in the HTML"
+    : `project data requested ${s(t.requested)}, received ${s(t.data)}`;
+  return `${s(t.shown)} (HTML ${s(t.html)}, scripts ${s(t.scripts)} [${t.scriptKb.toFixed(0)} kB], ${data}, shown ${s(t.shown)}; main thread ${s(t.cpuTask)}, scripts ${s(t.cpuScript)})`;
 }
 
 function row(label: string, m: Measure) {
@@ -289,13 +314,66 @@ function row(label: string, m: Measure) {
     )} ms   max ${m.max.toFixed(0).padStart(5)} ms   >50ms ${String(m.longFrames).padStart(3)}   ${m.overview ? "canvas overview" : `${String(m.renderedNodes).padStart(5)} DOM nodes`}   pointer moves ${String(m.moves).padStart(3)}   JS ${m.script.toFixed(1)} s, style+layout ${m.styleLayout.toFixed(1)} s`;
 }
 
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * BENCH_BASELINE_URL: open times only, this server against a baseline server (another build, say
+ * the main branch's) in the same run: each size is seeded on both, then opened BENCH_OPENS times on
+ * each, alternating baseline and this build, each open in a fresh context. Prints every open, the
+ * medians and their ratio.
+ */
+async function compareOpens(browser: Browser, baseline: string, sizes: readonly number[]): Promise<void> {
+  const servers = [
+    { label: "baseline", base: baseline },
+    { label: "this build", base: BASE },
+  ];
+  const cookies = await Promise.all(servers.map((s) => signUp(s.base)));
+  console.log(`Editor open: ${BASE} against the baseline ${baseline}, ${OPENS} opens each, alternating\n`);
+  for (const size of sizes) {
+    const ids = await Promise.all(servers.map(async (s, i) => (await seed(cookies[i], size, s.base)).id));
+    const opens: OpenTiming[][] = servers.map(() => []);
+    // A first open on each, not counted: the server's first render of the page after its start.
+    for (const [i, s] of servers.entries()) {
+      const context = await newBenchContext(browser, cookies[i], s.base);
+      await openEditor(await context.newPage(), ids[i], s.base);
+      await context.close();
+    }
+    for (let n = 0; n < OPENS; n++) {
+      for (const [i, s] of servers.entries()) {
+        const context = await newBenchContext(browser, cookies[i], s.base);
+        opens[i].push(await openEditor(await context.newPage(), ids[i], s.base));
+        await context.close();
+      }
+    }
+    const medians = opens.map((o) => median(o.map((t) => t.shown)));
+    console.log(`${size} layers:`);
+    for (const [i, s] of servers.entries()) {
+      const middle = [...opens[i]].sort((a, b) => a.shown - b.shown)[Math.floor(OPENS / 2)];
+      console.log(
+        `  ${s.label.padEnd(11)} median ${(medians[i] / 1000).toFixed(2)} s   opens ${opens[i].map((o) => (o.shown / 1000).toFixed(2)).join(", ")} s`,
+      );
+      console.log(`  ${"".padEnd(11)} median open: ${openRow(middle)}`);
+    }
+    const cpu = opens.map((o) => median(o.map((t) => t.cpuTask)));
+    console.log(
+      `  ratio this build / baseline: ${(medians[1] / medians[0]).toFixed(2)} (main-thread work: median ${(cpu[0] / 1000).toFixed(2)} s → ${(cpu[1] / 1000).toFixed(2)} s, ratio ${(cpu[1] / cpu[0]).toFixed(2)})\n`,
+    );
+  }
+}
+
 async function main() {
   const sizes = SIZES.length > 0 ? SIZES : [500, 1000, 5000];
-  const cookie = await signUp();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
   });
+  const baseline = process.env.BENCH_BASELINE_URL?.replace(/\/$/, "");
+  if (baseline) {
+    await compareOpens(browser, baseline, sizes);
+    await browser.close();
+    return;
+  }
+  const cookie = await signUp();
   console.log(
     `Editor drag frame rate at ${BASE} (Chromium ${browser.version()}, headless, software rendering)\n`,
   );

@@ -27,7 +27,8 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 
 const ROOT = process.cwd();
-const NEXT = path.join(ROOT, ".next");
+// The build directory: `.next`, or NEXT_DIST_DIR as next.config.js reads it (side-by-side builds).
+const NEXT = path.join(ROOT, process.env.NEXT_DIST_DIR || ".next");
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -92,7 +93,7 @@ function firstLoadChunks(): Map<string, string[]> {
     const js = [...new Set([...root, ...files])].filter((f) => f.endsWith(".js"));
     routes.set(
       route,
-      js.map((f) => `.next/${f}`),
+      js.map((f) => path.relative(ROOT, path.join(NEXT, f))),
     );
   }
   return routes;
