@@ -206,6 +206,7 @@ try {
     );
   }
   // The same jobs estimated again: the account now has a measured job of each shape.
+  let calibration: Json = {};
   for (const [i, j] of jobs.entries()) {
     const estimate = await api("POST", "/api/v1/training/estimate-resources", {
       project_id: j.projectId,
@@ -214,6 +215,7 @@ try {
       config: j.config,
     });
     rows[i].warm = estimate.seconds as number;
+    calibration = estimate.calibration as Json;
   }
   console.log(`\n${rows.length} jobs in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
   console.log(
@@ -229,6 +231,13 @@ try {
     );
   }
   const within = ratios.filter((x) => x >= 0.5 && x <= 2).length;
+  const c = calibration as Record<string, number>;
+  console.log(
+    `\nrunner: start ${c.start_seconds.toFixed(2)} s, step ${(c.step_seconds * 1000).toFixed(3)} ms, ` +
+      `${(c.flops_per_second / 1e9).toFixed(1)} GFLOP/s (matrices), ${(c.conv_flops_per_second / 1e9).toFixed(1)} GFLOP/s (convolutions), ` +
+      `end ${c.end_seconds.toFixed(2)} s; each epoch's uploads, measured by these jobs: ${(c.report_seconds * 1000).toFixed(0)} ms ` +
+      `(${(c.report_seconds / c.step_seconds).toFixed(0)} × a step)`,
+  );
   console.log(
     `\nestimate ÷ measured without history: min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)}; ${within}/${ratios.length} within 2×`,
   );

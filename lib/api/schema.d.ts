@@ -4123,7 +4123,7 @@ export interface components {
                 conv_flops_per_second: number;
                 /** @description The export after training (ONNX and weights) */
                 end_seconds: number;
-                /** @description Each epoch's uploads (metrics and checkpoint) through the API, measured by this service's jobs */
+                /** @description Each epoch's uploads (metrics and checkpoint) through the API, measured by this service's jobs (before it has 3, 400 tiny-MLP steps' worth) */
                 report_seconds: number;
             } | null;
         };

@@ -592,7 +592,7 @@ export const estimateSchema = z
         end_seconds: z.number().openapi({ description: "The export after training (ONNX and weights)" }),
         report_seconds: z.number().openapi({
           description:
-            "Each epoch's uploads (metrics and checkpoint) through the API, measured by this service's jobs",
+            "Each epoch's uploads (metrics and checkpoint) through the API, measured by this service's jobs (before it has 3, 400 tiny-MLP steps' worth)",
         }),
       })
       .nullable()
