@@ -39,6 +39,12 @@ bash scripts/with-postgres.sh npx vitest run tests/api tests/training/events.tes
   --reporter=default --reporter=json \
   --outputFile.json="$results/vitest-postgres.json"
 
+step "storage-heavy API tests against an S3-compatible server (BLOB_STORE=s3)"
+npx tsx tests/helpers/with-s3.ts npx vitest run \
+  tests/api/registry.test.ts tests/api/projects.test.ts tests/api/catalog.test.ts tests/api/audits.test.ts \
+  tests/hub/hub-format.test.ts \
+  --reporter=default --reporter=json --outputFile.json="$results/vitest-s3.json"
+
 step "Python SDK tests (pytest, against a real server)"
 PYTEST_JSON_OUTPUT="$results/pytest.json" bash scripts/test-python.sh
 

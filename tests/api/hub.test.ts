@@ -10,6 +10,7 @@ import "@/lib/server/app";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { ListMultipartUploadsCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yauzl from "yauzl";
@@ -19,6 +20,8 @@ import { type JobRunner, startJobRunner } from "@/lib/server/jobs/runner";
 import { setFeatured } from "@/lib/server/modules/hub/models";
 import { mintHubLink } from "@/lib/server/modules/hub/signed-links";
 import { PLANS } from "@/lib/server/plans";
+import { blobStore } from "@/lib/server/storage/blob-stores";
+import { S3BlobStore } from "@/lib/server/storage/s3-blob-store";
 import { call, serveForUploads, signUpWithKey, startTestApp, type TestApp } from "../helpers";
 import { mlpGraph, tempBlobDir } from "./projects.fixtures";
 import { irisGraph, TERMINAL, waitFor } from "./training-fixtures";
@@ -586,12 +589,23 @@ describe("hub: stars, trending, forks, reviews, versions, use-in-studio", () => 
 
 describe("hub: the plan's file limit", () => {
   const limit = PLANS.free.limits.hub_file_bytes;
-  const hubBlobs = () => {
-    try {
-      return fs.readdirSync(path.join(blobDir, "hub")).length;
-    } catch {
-      return 0;
+  // Every stored hub file, temporary ones included, in whichever store is configured.
+  const hubBlobs = async (): Promise<number> => {
+    const store = blobStore();
+    if (!(store instanceof S3BlobStore)) {
+      try {
+        return fs.readdirSync(path.join(blobDir, "hub")).length;
+      } catch {
+        return 0;
+      }
     }
+    let n = 0;
+    for (const Prefix of ["hub/", ".incoming/"]) {
+      const listed = await store.client.send(new ListObjectsV2Command({ Bucket: store.bucket, Prefix }));
+      n += listed.KeyCount ?? 0;
+    }
+    const uploads = await store.client.send(new ListMultipartUploadsCommand({ Bucket: store.bucket }));
+    return n + (uploads.Uploads?.length ?? 0);
   };
 
   it("refuses a declared length above hub_file_bytes with 402 before reading", async () => {
@@ -617,7 +631,7 @@ describe("hub: the plan's file limit", () => {
 
   it("streams an undeclared upload and stops it with 402 past the limit, without buffering it", async () => {
     const m = await createDraft(owner.key, { name: "Too big streamed" });
-    const before = hubBlobs();
+    const before = await hubBlobs();
     const chunk = new Uint8Array(1024 * 1024).fill(42);
     const total = limit + chunk.byteLength; // one chunk too many
     let sent = 0;
@@ -652,7 +666,7 @@ describe("hub: the plan's file limit", () => {
     expect(sent).toBeGreaterThan(limit / 2);
     expect(peak - baseline).toBeLessThan(100 * 1024 * 1024);
     // Nothing is left behind: no file row, no blob.
-    expect(hubBlobs()).toBe(before);
+    expect(await hubBlobs()).toBe(before);
     const files = await call(app, "GET", `/api/v1/hub/models/${m.id}/files`, { key: owner.key });
     expect(files.json.total).toBe(0);
   }, 120_000);
