@@ -4,12 +4,11 @@
  * size (the plan's checkpoint limit, 413) and the count (the best and the last few are kept, older
  * ones are deleted with their files), so one upload token cannot fill the disk.
  */
-import fs from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { withEnv } from "../api/datasets-helpers";
 import { tempBlobDir } from "../api/projects.fixtures";
 import { call, signUpWithKey, startTestApp, type TestApp } from "../helpers";
+import { storedAreaFiles, useOwnBlobBucket } from "../helpers/own-blob-bucket";
 import { tfjsCheckpoint, torchCheckpoint } from "./checkpoint-bytes";
 
 const blobDir = tempBlobDir();
@@ -17,12 +16,11 @@ let app: TestApp;
 
 beforeAll(async () => {
   app = await startTestApp();
+  await useOwnBlobBucket();
 });
 
-const checkpointFiles = () => {
-  const dir = path.join(blobDir, "checkpoints");
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
-};
+/** The stored checkpoint files, temporary ones included (on either driver). */
+const checkpointFiles = () => storedAreaFiles(blobDir, "checkpoints");
 
 async function externalJob(epochs = 20) {
   const { key } = await signUpWithKey(app);
@@ -55,7 +53,7 @@ function send(token: string, url: string, body: BodyInit, headers: Record<string
 
 describe("a flood of checkpoints", () => {
   it("keeps only the best and the last three, files included", async () => {
-    const before = checkpointFiles().length;
+    const before = (await checkpointFiles()).length;
     const { key, token, path: job } = await externalJob();
     for (let epoch = 1; epoch <= 12; epoch++) {
       const r = await send(
@@ -68,7 +66,7 @@ describe("a flood of checkpoints", () => {
     const list = await call(app, "GET", `${job}/checkpoints`, { key });
     expect(list.json.items.map((c: { epoch: number }) => c.epoch)).toEqual([12, 11, 10, 2]);
     expect(list.json.items.find((c: { is_best: boolean }) => c.is_best).epoch).toBe(2);
-    const files = checkpointFiles();
+    const files = await checkpointFiles();
     expect(files.length - before).toBe(4);
     expect(files.some((f) => f.startsWith(".tmp"))).toBe(false);
     // The latest checkpoint (the one a restart resumes from) is still there, byte for byte.
@@ -81,7 +79,7 @@ describe("a flood of checkpoints", () => {
 
   it("refuses what is not a checkpoint with 422 and stores nothing", async () => {
     const { key, token, path: job } = await externalJob();
-    const before = checkpointFiles().length;
+    const before = (await checkpointFiles()).length;
     const pickle = Uint8Array.from([
       0x80,
       0x04,
@@ -97,7 +95,7 @@ describe("a flood of checkpoints", () => {
       expect(r.res.headers.get("content-type")).toContain("application/problem+json");
       expect(r.json.detail).toMatch(/checkpoint/i);
     }
-    expect(checkpointFiles().length).toBe(before);
+    expect((await checkpointFiles()).length).toBe(before);
     expect((await call(app, "GET", `${job}/checkpoints`, { key })).json.items).toEqual([]);
     // The TF.js runtime's checkpoint document is a checkpoint.
     const tfjs = await send(token, `${job}/checkpoints?epoch=1`, tfjsCheckpoint(1));
@@ -117,7 +115,7 @@ describe("a flood of checkpoints", () => {
 
   it("refuses a checkpoint above the plan's limit with 413 and the figures, declared or streamed", async () => {
     const { token, path: job } = await externalJob();
-    const before = checkpointFiles().length;
+    const before = (await checkpointFiles()).length;
     await withEnv({ TRAINING_CHECKPOINT_BYTES: "4096" }, async () => {
       const big = torchCheckpoint(8000);
       const streamed = await app.request(`${job}/checkpoints?epoch=1`, {
@@ -159,7 +157,7 @@ describe("a flood of checkpoints", () => {
       expect(pulled).toBeLessThan(5);
       expect((await send(token, `${job}/checkpoints?epoch=1`, torchCheckpoint(1000))).status).toBe(201);
     });
-    expect(checkpointFiles().length).toBe(before + 1);
-    expect(checkpointFiles().some((f) => f.startsWith(".tmp"))).toBe(false);
+    expect((await checkpointFiles()).length).toBe(before + 1);
+    expect((await checkpointFiles()).some((f) => f.startsWith(".tmp"))).toBe(false);
   });
 });
