@@ -233,7 +233,7 @@ test("an external job: a fresh upload token in the snippet, and what the program
   await expect(page.getByTestId("no-metrics")).toHaveText("Waiting for the first metrics…");
   await page.getByRole("button", { name: "Create upload token" }).click();
   const snippet = page.getByTestId("external-snippet");
-  await expect(snippet).toContainText(`python train.py --data train.csv --job ${job.id} --token lut_`);
+  await expect(snippet).toContainText(`python train.py --data-dir data --job ${job.id} --token lut_`);
   await expect(snippet).toContainText(`--api ${baseURL}`);
   const token = /--token (\S+)/.exec((await snippet.textContent()) ?? "")?.[1] ?? "";
 

@@ -66,9 +66,11 @@ export function EstimatePanel({
       ]
     : [];
   const source = e?.calibration
-    ? e.calibration.source === "measured_jobs"
-      ? `calibrated on ${e.calibration.jobs} jobs of this service`
-      : "calibrated by a benchmark on the runner"
+    ? e.calibration.source === "same_shape_jobs"
+      ? `from your ${e.calibration.jobs} earlier ${e.calibration.jobs === 1 ? "job" : "jobs"} of this shape`
+      : e.calibration.source === "measured_jobs"
+        ? `calibrated on ${e.calibration.jobs} jobs of this service`
+        : "calibrated by a benchmark on the runner"
     : e?.runtime === "external"
       ? "your own hardware: no time estimate"
       : null;

@@ -20,7 +20,7 @@ export function ExternalCard({ job }: { job: TrainingJob }) {
   const origin = typeof window === "undefined" ? "" : window.location.origin;
   const token = mint.data?.token;
   const snippet = token
-    ? `python train.py --data train.csv --job ${job.id} --token ${token} --api ${origin}`
+    ? `python train.py --data-dir data --job ${job.id} --token ${token} --api ${origin}`
     : null;
   const open = isActive(job.state);
   return (
@@ -46,7 +46,9 @@ export function ExternalCard({ job }: { job: TrainingJob }) {
           >
             Download the PyTorch code
           </a>{" "}
-          and unzip it; put the dataset beside it as <code className="font-mono text-xs">train.csv</code>.
+          and unzip it: its <code className="font-mono text-xs">data</code> folder holds the job's dataset,
+          prepared as the service prepares it (a dataset above 64 MiB is left out: pass your CSV with{" "}
+          <code className="font-mono text-xs">--data</code> instead).
         </li>
         <li>
           Create an upload token for this job (it is shown once and works until the job finishes).
@@ -79,7 +81,7 @@ export function ExternalCard({ job }: { job: TrainingJob }) {
             </div>
           ) : (
             <pre className="mt-2 rounded-md border border-dashed border-border px-3 py-2 font-mono text-xs break-all whitespace-pre-wrap text-muted">
-              python train.py --data train.csv --job {job.id} --token lut_… --api {origin || "…"}
+              python train.py --data-dir data --job {job.id} --token lut_… --api {origin || "…"}
             </pre>
           )}
         </li>
