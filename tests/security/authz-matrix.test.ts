@@ -198,7 +198,8 @@ async function createFixtures(): Promise<Fixtures> {
 
   const project = await ok<{ id: string }>(
     "project",
-    call(app, "POST", "/api/v1/projects", { key, body: { name: "Private", graph: mlpGraph() } }),
+    // Sized to Iris (4 inputs, 3 classes): its jobs train on Iris, and a job whose dataset does not fit is refused.
+    call(app, "POST", "/api/v1/projects", { key, body: { name: "Private", graph: mlpGraph(3) } }),
   );
   const P = `/api/v1/projects/${project.id}`;
   const version = await ok<{ id: string }>(
@@ -384,7 +385,7 @@ async function createFixtures(): Promise<Fixtures> {
   // Another account's own deployment and live job: its credentials must not reach the owner's.
   const otherProject = await ok<{ id: string }>(
     "other project",
-    call(app, "POST", "/api/v1/projects", { key: other.key, body: { name: "Theirs", graph: mlpGraph() } }),
+    call(app, "POST", "/api/v1/projects", { key: other.key, body: { name: "Theirs", graph: mlpGraph(3) } }),
   );
   const otherDone = await externalJob(other.key, otherProject.id);
   const otherDoneToken = (
