@@ -121,12 +121,18 @@ export async function sweepOrphanBlobs(
 
 const loop = globalThis as unknown as { __layerlineTrainingRecovery?: NodeJS.Timeout };
 
-/** Runs the pass now (sweeping every orphan when this process is the database's only one) and every 15 s. */
+/**
+ * Runs the pass now (sweeping every orphan when this process is the database's only one and the
+ * blobs are on its local disk) and every 15 s.
+ */
 export function startTrainingRecovery(db: Db, opts: { soleProcess: boolean; intervalMs?: number }): void {
   if (loop.__layerlineTrainingRecovery) return;
   const log = (err: unknown) =>
     console.error("[training] recovery pass failed:", err instanceof Error ? err.message : err);
-  recoverTrainingJobs(db, { orphanAgeMs: opts.soleProcess ? 0 : undefined }).catch(log);
+  // Everything at once only on this process's own disk: a bucket may have writers this database
+  // does not know (other servers starting, a worker uploading), so there the usual age applies.
+  const everything = opts.soleProcess && blobStore().driver === "local";
+  recoverTrainingJobs(db, { orphanAgeMs: everything ? 0 : undefined }).catch(log);
   let busy = false;
   loop.__layerlineTrainingRecovery = setInterval(() => {
     if (busy) return;
