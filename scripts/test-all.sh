@@ -42,7 +42,7 @@ bash scripts/with-postgres.sh npx vitest run tests/api tests/training/events.tes
 step "storage-heavy API tests against an S3-compatible server (BLOB_STORE=s3)"
 npx tsx tests/helpers/with-s3.ts npx vitest run \
   tests/api/registry.test.ts tests/api/projects.test.ts tests/api/catalog.test.ts tests/api/audits.test.ts \
-  tests/hub/hub-format.test.ts \
+  tests/hub/hub-format.test.ts tests/security/{hub-links,quota}.test.ts \
   tests/storage tests/api/datasets{,-fetch,-images,-pii,-rows}.test.ts \
   tests/api/{training,training-recipes,inference-images-trained,evaluations,deployments}.test.ts \
   tests/security/{checkpoint-flood,untrusted-model}.test.ts \
