@@ -30,17 +30,29 @@ function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
+/** The example body as it reads best in a terminal: one call per line. */
+function exampleBodyText(): string {
+  const { workloads, ...audit } = EXAMPLE_AUDIT_BODY;
+  const head = Object.entries(audit).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)},`);
+  const loads = workloads.map(({ calls, ...w }) => {
+    const fields = Object.entries(w)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+      .join(", ");
+    const lines = calls.map(
+      (c) => `      ${JSON.stringify(c).replaceAll('":', '": ').replaceAll(',"', ', "')}`,
+    );
+    return `    {\n      ${fields},\n      "calls": [\n${lines.map((l) => `  ${l}`).join(",\n")}\n      ]\n    }`;
+  });
+  return `{\n${head.join("\n")}\n  "workloads": [\n${loads.join(",\n")}\n  ]\n}`;
+}
+
 /** `curl` publishing the example audit to the server at `origin`, with a personal key from the environment. */
 export function auditCurl(origin: string): string {
-  const body = JSON.stringify(EXAMPLE_AUDIT_BODY, null, 2)
-    .split("\n")
-    .map((line, i) => (i === 0 ? line : `  ${line}`))
-    .join("\n");
   return [
     `curl -X POST ${origin}/api/v1/audits \\`,
     `  -H "Authorization: Bearer $LAYERLINE_API_KEY" \\`,
     `  -H "Content-Type: application/json" \\`,
-    `  -d ${shellQuote(body)}`,
+    `  -d ${shellQuote(exampleBodyText())}`,
   ].join("\n");
 }
 

@@ -26,6 +26,8 @@ describe("the Audits page's curl", () => {
     const origin = process.env.LAYERLINE_INTERNAL_URL ?? "";
     const command = auditCurl(origin);
     expect(command).not.toMatch(/cli\/|src\/|\.ts\b/);
+    // The body shown (one call per line) is exactly the example.
+    expect(JSON.parse(command.slice(command.indexOf("-d '") + 4, -1))).toEqual(EXAMPLE_AUDIT_BODY);
     const { stdout } = await promisify(execFile)("bash", ["-c", `${command} --silent --show-error`], {
       env: { ...process.env, LAYERLINE_API_KEY: key },
     });
