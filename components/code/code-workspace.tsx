@@ -220,7 +220,7 @@ export function CodeWorkspace({
   const canDownload = !rejected && preview.isSuccess && !switching;
 
   return (
-    <div className="-mx-8 -my-8 flex h-screen min-w-0 flex-col bg-bg">
+    <div className="-mx-4 -my-6 flex h-[calc(100dvh-3rem)] min-w-0 flex-col bg-bg md:-mx-8 md:-my-8 md:h-screen">
       <Header projectId={projectId} name={project.data?.name}>
         <TargetSwitch value={target} onChange={changeTarget} disabled={generation.running} />
         <span aria-hidden className="mx-1 h-5 w-px bg-border" />

@@ -92,7 +92,14 @@ export function DiagramLayers({
       {overview ? <OverviewLayer interactive={interactive} /> : null}
       {minimap && canvasMinimap ? <OverviewMinimap /> : null}
       {minimap && !canvasMinimap ? (
-        <MiniMap<LayerFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
+        <MiniMap<LayerFlowNode>
+          pannable
+          zoomable
+          nodeColor={minimapColor}
+          ariaLabel="Minimap"
+          // On a phone the diagram needs the whole screen.
+          className="max-md:hidden!"
+        />
       ) : null}
     </>
   );

@@ -114,28 +114,33 @@ export function EditorToolbar({
     [fitModel, onNotice],
   );
   return (
-    <header className="flex h-12 shrink-0 items-center gap-2 border-b border-border bg-panel px-3">
+    <header className="flex h-12 shrink-0 items-center gap-2 overflow-hidden border-b border-border bg-panel px-3">
       <ProjectsCrumb />
       <ProjectNameInput projectId={projectId} name={name} />
       {/* Diagram | Code: the Code tab lives in components/code. */}
       <ProjectTabs projectId={projectId} current="diagram" />
-      <SaveStatusText status={saveStatus} onRetry={onRetrySave} />
+      <span className="contents max-md:hidden">
+        <SaveStatusText status={saveStatus} onRetry={onRetrySave} />
+      </span>
       {layout.error ? (
         <span role="alert" className="text-xs text-danger">
           {layout.error}
         </span>
       ) : null}
       <div className="ml-auto flex items-center gap-0.5">
-        <IconButton label="Undo" shortcut="Control+Z" onClick={undo} disabled={!canUndo}>
-          <Undo2 aria-hidden className="h-4 w-4" />
-        </IconButton>
-        <IconButton label="Redo" shortcut="Control+Shift+Z" onClick={redo} disabled={!canRedo}>
-          <Redo2 aria-hidden className="h-4 w-4" />
-        </IconButton>
-        <span aria-hidden className="mx-1 h-5 w-px bg-border" />
-        <IconButton label="Auto-layout" onClick={layout.run} disabled={empty || layout.busy}>
-          <Workflow aria-hidden className="h-4 w-4" />
-        </IconButton>
+        {/* On a phone the editor is for viewing: editing tools show from the md breakpoint up. */}
+        <div className="hidden md:contents">
+          <IconButton label="Undo" shortcut="Control+Z" onClick={undo} disabled={!canUndo}>
+            <Undo2 aria-hidden className="h-4 w-4" />
+          </IconButton>
+          <IconButton label="Redo" shortcut="Control+Shift+Z" onClick={redo} disabled={!canRedo}>
+            <Redo2 aria-hidden className="h-4 w-4" />
+          </IconButton>
+          <span aria-hidden className="mx-1 h-5 w-px bg-border" />
+          <IconButton label="Auto-layout" onClick={layout.run} disabled={empty || layout.busy}>
+            <Workflow aria-hidden className="h-4 w-4" />
+          </IconButton>
+        </div>
         <IconButton
           label="Fit view"
           onClick={() => fitView({ duration: 300, maxZoom: 1, padding: 0.15, includeHiddenNodes: true })}
@@ -143,46 +148,53 @@ export function EditorToolbar({
         >
           <Maximize aria-hidden className="h-4 w-4" />
         </IconButton>
-        <span aria-hidden className="mx-1 h-5 w-px bg-border" />
-        <IconButton label="Export DAG file" onClick={onExportDag}>
-          <FileDown aria-hidden className="h-4 w-4" />
-        </IconButton>
-        <IconButton label="Replace from DAG file" onClick={onReplaceFromDag}>
-          <FileUp aria-hidden className="h-4 w-4" />
-        </IconButton>
-        <IconButton label="Keyboard shortcuts" shortcut="?" onClick={onHelp}>
-          <Keyboard aria-hidden className="h-4 w-4" />
-        </IconButton>
-        <span aria-hidden className="mx-1 h-5 w-px bg-border" />
-        <Button
-          variant="secondary"
-          size="sm"
-          onClick={() => setFitOpen(true)}
-          disabled={empty}
-          aria-label="Fit to dataset"
-          title="Adapt the model's inputs and outputs to a dataset"
-        >
-          <Ruler aria-hidden className="h-4 w-4" />
-          <span className="hidden min-[1600px]:inline">Fit to dataset</span>
-        </Button>
-        <Button variant="secondary" size="sm" onClick={onShare}>
-          <Share2 aria-hidden className="h-4 w-4" /> Share
-        </Button>
-        <Button
-          variant="secondary"
-          size="sm"
-          onClick={() => setTrainOpen(true)}
-          disabled={empty}
-          aria-label="Train"
-          title="Train this model on a dataset"
-        >
-          <Play aria-hidden className="h-4 w-4" />
-          {/* On narrow screens the icon alone leaves room for the project name. */}
-          <span className="hidden min-[1400px]:inline">Train</span>
-        </Button>
-        <Button size="sm" onClick={onSaveVersion} title="Save version (Ctrl+S)" aria-keyshortcuts="Control+S">
-          <Save aria-hidden className="h-4 w-4" /> Save version
-        </Button>
+        <div className="hidden md:contents">
+          <span aria-hidden className="mx-1 h-5 w-px bg-border" />
+          <IconButton label="Export DAG file" onClick={onExportDag}>
+            <FileDown aria-hidden className="h-4 w-4" />
+          </IconButton>
+          <IconButton label="Replace from DAG file" onClick={onReplaceFromDag}>
+            <FileUp aria-hidden className="h-4 w-4" />
+          </IconButton>
+          <IconButton label="Keyboard shortcuts" shortcut="?" onClick={onHelp}>
+            <Keyboard aria-hidden className="h-4 w-4" />
+          </IconButton>
+          <span aria-hidden className="mx-1 h-5 w-px bg-border" />
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => setFitOpen(true)}
+            disabled={empty}
+            aria-label="Fit to dataset"
+            title="Adapt the model's inputs and outputs to a dataset"
+          >
+            <Ruler aria-hidden className="h-4 w-4" />
+            <span className="hidden min-[1600px]:inline">Fit to dataset</span>
+          </Button>
+          <Button variant="secondary" size="sm" onClick={onShare}>
+            <Share2 aria-hidden className="h-4 w-4" /> Share
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => setTrainOpen(true)}
+            disabled={empty}
+            aria-label="Train"
+            title="Train this model on a dataset"
+          >
+            <Play aria-hidden className="h-4 w-4" />
+            {/* On narrow screens the icon alone leaves room for the project name. */}
+            <span className="hidden min-[1400px]:inline">Train</span>
+          </Button>
+          <Button
+            size="sm"
+            onClick={onSaveVersion}
+            title="Save version (Ctrl+S)"
+            aria-keyshortcuts="Control+S"
+          >
+            <Save aria-hidden className="h-4 w-4" /> Save version
+          </Button>
+        </div>
       </div>
       {trainOpened ? (
         <LazyTrainDialog

@@ -119,7 +119,7 @@ export function OverviewMinimap() {
   };
 
   return (
-    <Panel position="bottom-right">
+    <Panel position="bottom-right" className="max-md:hidden">
       <canvas
         ref={canvasRef}
         role="img"

@@ -30,7 +30,10 @@ export function Palette() {
   }, [query]);
 
   return (
-    <nav aria-label="Layer palette" className="flex w-52 shrink-0 flex-col border-r border-border bg-panel">
+    <nav
+      aria-label="Layer palette"
+      className="hidden w-52 shrink-0 md:flex flex-col border-r border-border bg-panel"
+    >
       <div className="border-b border-border p-2.5">
         <label htmlFor={searchId} className="sr-only">
           Search layers

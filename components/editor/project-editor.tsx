@@ -26,6 +26,7 @@ import {
   usePreloadEditorParts,
 } from "./lazy-parts";
 import { Palette } from "./palette";
+import { PhoneInspector } from "./phone-inspector";
 import { SidePanel } from "./side-panel";
 import { StatusBar } from "./status-bar";
 import { useAutosave } from "./use-autosave";
@@ -141,7 +142,7 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
   }, [nodesReady, refreshThumbnail]);
 
   return (
-    <div className="-mx-8 -my-8 flex h-screen min-w-0 flex-col bg-bg">
+    <div className="-mx-4 -my-6 flex h-[calc(100dvh-3rem)] min-w-0 flex-col bg-bg md:-mx-8 md:-my-8 md:h-screen">
       <EditorToolbar
         projectId={projectId}
         name={project.name}
@@ -161,6 +162,7 @@ function Workspace({ project }: { project: Schemas["Project"] }) {
           <EditorCanvas />
           <FocusFromQuery />
           <EmptyCanvasHint />
+          <PhoneInspector />
           {/* Always in the page, so screen readers announce what appears in it. */}
           <div
             role="status"
@@ -236,7 +238,10 @@ export function ProjectEditor({ projectId }: { projectId: string }) {
   const project = useProject(projectId, { staleTime: 0 });
   if (project.isPending) {
     return (
-      <div className="-mx-8 -my-8 flex h-screen items-center justify-center text-sm text-muted" role="status">
+      <div
+        className="-mx-4 -my-6 flex h-[calc(100dvh-3rem)] items-center justify-center text-sm text-muted md:-mx-8 md:-my-8 md:h-screen"
+        role="status"
+      >
         Loading the editor…
       </div>
     );

@@ -35,7 +35,10 @@ export function SidePanel({
 
   const content = { layer, training, versions }[tab];
   return (
-    <aside aria-label="Properties" className="flex w-80 shrink-0 flex-col border-l border-border bg-panel">
+    <aside
+      aria-label="Properties"
+      className="hidden w-80 shrink-0 md:flex flex-col border-l border-border bg-panel"
+    >
       <div
         role="tablist"
         aria-label="Panels"
