@@ -31,6 +31,12 @@ const TARGET_NAMES = [
   "result",
   "quality",
   "grade",
+  // Regression targets as public datasets name them (house prices, sales, ratings).
+  "price",
+  "saleprice",
+  "sales",
+  "revenue",
+  "rating",
 ];
 const ID_NAME = /^(id|uuid|key|index|row|rowid)$|[_ -]id$|Id$/;
 /** A string column with more distinct values than this is no category a model can use. */
