@@ -45,7 +45,7 @@ npx tsx tests/helpers/with-s3.ts npx vitest run \
   tests/hub/hub-format.test.ts tests/security/{hub-links,quota}.test.ts \
   tests/storage tests/api/datasets{,-fetch,-images,-pii,-rows}.test.ts \
   tests/api/{training,training-recipes,inference-images-trained,evaluations,deployments}.test.ts \
-  tests/security/{checkpoint-flood,untrusted-model}.test.ts \
+  tests/security/{checkpoint-flood,untrusted-model}.test.ts tests/training/{training-server,images}.test.ts \
   --reporter=default --reporter=json --outputFile.json="$results/vitest-s3.json"
 
 step "Python SDK tests (pytest, against a real server)"
