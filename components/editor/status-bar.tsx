@@ -3,7 +3,7 @@
 import { AlertTriangle, CheckCircle2, ChevronUp, CircleAlert } from "lucide-react";
 import { useState } from "react";
 import { cn } from "@/components/ui/cn";
-import { formatCount, formatFlops } from "@/lib/editor/format";
+import { formatCount, formatFlops, groupThousands } from "@/lib/editor/format";
 import { useAnalysis, useEditorStore } from "./editor-store-context";
 import { useFocusNode } from "./use-focus-node";
 
@@ -81,10 +81,10 @@ export function StatusBar() {
   return (
     <footer className="relative flex h-10 shrink-0 items-center gap-5 border-t border-border bg-panel px-4 text-xs text-muted">
       <span>
-        <span className="font-semibold text-fg tabular-nums">{layers.toLocaleString("en-US")}</span> layer
+        <span className="font-semibold text-fg tabular-nums">{groupThousands(layers)}</span> layer
         {layers === 1 ? "" : "s"}
       </span>
-      <span title={`${totalParams.toLocaleString()} trainable parameters`} data-testid="total-params">
+      <span title={`${groupThousands(totalParams)} trainable parameters`} data-testid="total-params">
         Params <span className="font-semibold text-fg tabular-nums">{formatCount(totalParams)}</span>
       </span>
       <span title="Forward FLOPs per sample" data-testid="total-flops">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCount, formatFlops, formatParamValue, formatShapeText } from "./format";
+import { formatCount, formatFlops, formatParamValue, formatShapeText, groupThousands } from "./format";
 import { keyParams } from "./key-params";
 
 describe("format", () => {
@@ -58,5 +58,13 @@ describe("formatRelativeTime", () => {
     expect(formatRelativeTime("2025-06-10T09:00:00Z", now)).toBe("3 h ago");
     expect(formatRelativeTime("2025-06-09T12:00:00Z", now)).toBe("1 day ago");
     expect(formatRelativeTime("2025-05-01T12:00:00Z", now)).toBe("May 1, 2025");
+  });
+});
+
+describe("groupThousands", () => {
+  it("groups like en-US without Intl", () => {
+    for (const n of [0, 7, 999, 1000, 12345, 1234567, 1e12, -4321, 99.9]) {
+      expect(groupThousands(n)).toBe(Math.trunc(n).toLocaleString("en-US"));
+    }
   });
 });

@@ -62,3 +62,12 @@ export function formatRelativeTime(iso: string, now: number = Date.now()): strin
   if (d < 7) return `${d} day${d === 1 ? "" : "s"} ago`;
   return new Date(iso).toLocaleDateString("en", { day: "numeric", month: "short", year: "numeric" });
 }
+
+/**
+ * An integer with thousands separators ("12,345"), without Intl: the editor's status bar draws it on
+ * the first frame, where setting up a number formatter costs tens of milliseconds.
+ */
+export function groupThousands(n: number): string {
+  const sign = n < 0 ? "-" : "";
+  return sign + String(Math.trunc(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
