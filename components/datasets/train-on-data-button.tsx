@@ -13,7 +13,7 @@ import { LayerlineError } from "@/sdk/src/errors";
 /** The model families offered for a dataset's format (the server checks them too). */
 function familiesOf(format: string): ModelFamily[] {
   if (format === "image_zip") return ["cnn", "resnet"];
-  if (format === "text") return ["lstm"];
+  if (format === "text") return ["lstm", "transformer"];
   return ["mlp"];
 }
 

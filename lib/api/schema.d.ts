@@ -3190,7 +3190,7 @@ export interface components {
              * @description With dataset_id: mlp (tables), cnn or resnet (image ZIPs), lstm (text); default the data's first
              * @enum {string}
              */
-            family?: "mlp" | "cnn" | "resnet" | "lstm";
+            family?: "mlp" | "cnn" | "resnet" | "lstm" | "transformer";
         } & (unknown | unknown | unknown | unknown);
         TrainingConfigInput: {
             /**

@@ -14,7 +14,7 @@ import {
 } from "./graph-types";
 import { getTemplate } from "./templates";
 
-export const MODEL_FAMILIES = ["mlp", "cnn", "resnet", "lstm"] as const;
+export const MODEL_FAMILIES = ["mlp", "cnn", "resnet", "lstm", "transformer"] as const;
 export type ModelFamily = (typeof MODEL_FAMILIES)[number];
 
 export const FAMILY_NAMES: Record<ModelFamily, string> = {
@@ -22,6 +22,7 @@ export const FAMILY_NAMES: Record<ModelFamily, string> = {
   cnn: "CNN (LeNet-5)",
   resnet: "Small ResNet",
   lstm: "LSTM language model",
+  transformer: "Transformer language model",
 };
 
 export type DataShape =
@@ -33,7 +34,7 @@ export type DataShape =
 export function familiesFor(shape: DataShape): ModelFamily[] {
   if (shape.kind === "table") return ["mlp"];
   if (shape.kind === "images") return ["cnn", "resnet"];
-  return ["lstm"];
+  return ["lstm", "transformer"];
 }
 
 export interface SizedModel {
@@ -136,6 +137,42 @@ function lstm(shape: Extract<DataShape, { kind: "text" }>): SizedModel {
   };
 }
 
+/**
+ * A small transformer language model: one post-norm encoder block (self-attention and a feed-forward
+ * layer, each with a residual and a LayerNorm) over the window's character embeddings, then every
+ * position's features flattened into the next character's logits (so the order of the window counts
+ * without a positional encoding).
+ */
+function transformer(shape: Extract<DataShape, { kind: "text" }>): SizedModel {
+  const vocabulary = Math.max(2, shape.vocabulary);
+  const width = 64;
+  const b = new GraphBuilder();
+  const input = b.add("Input", { shape: [32], dtype: "int64" }, { id: "input" });
+  const embedding = b.add(
+    "Embedding",
+    { num_embeddings: vocabulary, embedding_dim: width },
+    { id: "embedding", inputs: [input] },
+  );
+  const attention = b.add("MultiHeadAttention", { num_heads: 4 }, { id: "attention", inputs: [embedding] });
+  const residual1 = b.add("Add", {}, { id: "residual1", inputs: [embedding, attention] });
+  const norm1 = b.add("LayerNorm", {}, { id: "norm1", inputs: [residual1] });
+  const ffn1 = b.add("Dense", { units: 4 * width, activation: "gelu" }, { id: "ffn1", inputs: [norm1] });
+  const ffn2 = b.add("Dense", { units: width }, { id: "ffn2", inputs: [ffn1] });
+  const residual2 = b.add("Add", {}, { id: "residual2", inputs: [norm1, ffn2] });
+  const norm2 = b.add("LayerNorm", {}, { id: "norm2", inputs: [residual2] });
+  const flat = b.add("Flatten", {}, { id: "flatten", inputs: [norm2] });
+  const head = b.add("Dense", { units: vocabulary }, { id: "head", inputs: [flat] });
+  b.add("Output", { loss: "cross_entropy", num_classes: vocabulary }, { id: "output", inputs: [head] });
+  return {
+    family: "transformer",
+    graph: b.build(),
+    training: { ...DEFAULT_TRAINING_CONFIG, epochs: 10, batch_size: 64, learning_rate: 0.002 },
+    description:
+      `A small transformer reading 32 characters (one attention block, ${width}-wide) and predicting ` +
+      `the next of ${vocabulary}.`,
+  };
+}
+
 /** The model of `family` sized to the data (the data's default family when none is given). */
 export function sizedModel(shape: DataShape, family?: ModelFamily): SizedModel {
   const allowed = familiesFor(shape);
@@ -146,5 +183,5 @@ export function sizedModel(shape: DataShape, family?: ModelFamily): SizedModel {
     );
   if (shape.kind === "table") return mlp(shape);
   if (shape.kind === "images") return images(shape, chosen === "resnet" ? "resnet" : "cnn");
-  return lstm(shape);
+  return chosen === "transformer" ? transformer(shape) : lstm(shape);
 }

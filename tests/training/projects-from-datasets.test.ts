@@ -171,6 +171,33 @@ describe("projects from datasets", () => {
     expect(await fits(text.id, "builtin-declaration")).toMatchObject({ fits: true });
   }, 120_000);
 
+  it("a text gets a small transformer when asked, sized to its vocabulary, that trains as it is", async () => {
+    const project = await fromDataset({ dataset_id: "builtin-declaration", family: "transformer" });
+    const types = project.graph.nodes.map((n) => n.type);
+    expect(types).toContain("MultiHeadAttention");
+    const embedding = project.graph.nodes.find((n) => n.type === "Embedding");
+    const output = project.graph.nodes.find((n) => n.type === "Output");
+    expect(embedding?.params.num_embeddings).toBe(output?.params.num_classes);
+    expect(await fits(project.id, "builtin-declaration")).toMatchObject({ fits: true });
+    const created = await call(app, "POST", "/api/v1/training/jobs", {
+      key,
+      body: {
+        project_id: project.id,
+        dataset_id: "builtin-declaration",
+        runtime: "pytorch",
+        config: { epochs: 2 },
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const job = await waitForJob(created.json.id as string, 240_000);
+    const manifest = await call(app, "GET", `/api/v1/training/jobs/${job.id}/artifact/manifest.json`, {
+      key,
+    });
+    const metrics = manifest.json.metrics as Record<string, number>;
+    // Two epochs over a few thousand characters: the loss is already well under a uniform guess's.
+    expect(metrics.val_loss).toBeLessThan(Math.log(Number(output?.params.num_classes)));
+  }, 300_000);
+
   it("refuses what cannot be made, naming the field", async () => {
     const wrong = await call(app, "POST", "/api/v1/projects", {
       key,

@@ -10,7 +10,7 @@ const TEMPLATES = [
   "lstm-sequence",
   "transformer-block",
 ] as const;
-const FAMILIES = ["mlp", "cnn", "resnet", "lstm"] as const;
+const FAMILIES = ["mlp", "cnn", "resnet", "lstm", "transformer"] as const;
 
 export function registerProjects(registry: CommandRegistry): void {
   registry.register({
