@@ -7,7 +7,8 @@
  * - PyTorch: LeNet reaches validation accuracy ≥ 0.9 (10 classes, 80 training pictures each);
  * - TF.js (its CPU backend trains convolutions ~50× slower): a small CNN on 12×12 RGB pictures of
  *   five digits, every augmentation on, reaches validation accuracy ≥ 0.8.
- * Measured here: PyTorch best validation accuracy 1.0 (test ≥ 0.8 asserted), TF.js 0.89–0.90.
+ * Measured here: PyTorch best validation accuracy 1.0 (test ≥ 0.8 asserted), TF.js 0.79–0.89 after 15
+ * epochs (unseeded initial weights), 0.90 after the 25 it now trains.
  * The decoded pictures are cached once per dataset version and preprocessing: a second job reuses
  * the same file.
  */
@@ -162,8 +163,9 @@ describe("training on an image ZIP", () => {
       body: { name: "Five digits", graph: b.build() },
     });
     expect(project.status, project.text).toBe(201);
+    // TF.js initialises weights unseeded: 15 epochs ended at 0.79–0.89 over runs; 25 leave a margin.
     const job = await train(project.json.id as string, ds.json.dataset.id as string, "tfjs", {
-      epochs: 15,
+      epochs: 25,
       batch_size: 16,
       learning_rate: 0.01,
       validation_split: 0.25,
