@@ -1,0 +1,583 @@
+/**
+ * A soak test of the local cluster (scripts/cluster.sh), run by hand:
+ *
+ *   bash scripts/cluster.sh up && SOAK_SECONDS=120 npx tsx scripts/soak.ts; bash scripts/cluster.sh down
+ *
+ * For SOAK_SECONDS (default 120), through the load balancer: SOAK_ACCOUNTS accounts (default 3) sign
+ * up, make a personal key, and in a loop upload a small CSV dataset, train a managed PyTorch job on
+ * Iris (SOAK_EPOCHS, default 150, batch 4: long enough to be killed mid-run), follow its event stream (reconnecting with Last-Event-ID, on whichever
+ * server the balancer picks, when a connection breaks) and push a version to the registry. The first
+ * trained model is deployed and predicted at SOAK_PREDICT_RATE calls/s (default 20) until the end.
+ * After a third of the time one API server and one worker are killed with SIGKILL, and started again
+ * SOAK_RESTART_SECONDS later (default 15).
+ *
+ * Afterwards (jobs get SOAK_DRAIN_SECONDS, default 300, to finish) it checks and prints: no training
+ * job or queued job left running or queued; every training job succeeded (resumed ones counted);
+ * every stream saw each event once and in order, ending with the job's final status; every stored
+ * object the database names is in the bucket with the recorded SHA-256, and no object in the bucket
+ * is named by no row; predictions' error rate and latency (p50/p99) before, during and after the
+ * failure. Exits 1 when a check fails.
+ *
+ * Reads the cluster's settings (CLUSTER_URL, DATABASE_URL, S3_*) from $CLUSTER_DIR/cluster.env
+ * (default /tmp/layerline-cluster), or from the environment.
+ */
+import { execFile } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import postgres from "postgres";
+
+const execFileAsync = promisify(execFile);
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const clusterDir = process.env.CLUSTER_DIR || "/tmp/layerline-cluster";
+
+function readClusterEnv(): Record<string, string> {
+  const file = path.join(clusterDir, "cluster.env");
+  const env: Record<string, string> = {};
+  if (fs.existsSync(file)) {
+    for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+      const eq = line.indexOf("=");
+      if (eq > 0) env[line.slice(0, eq)] = line.slice(eq + 1);
+    }
+  }
+  for (const k of Object.keys(env)) if (process.env[k]) env[k] = process.env[k] as string;
+  return env;
+}
+
+const cfg = readClusterEnv();
+const BASE = cfg.CLUSTER_URL ?? process.env.CLUSTER_URL;
+if (!BASE || !cfg.DATABASE_URL || !cfg.S3_BUCKET) {
+  console.error(
+    `No cluster settings: start one with 'bash scripts/cluster.sh up' (CLUSTER_DIR=${clusterDir}).`,
+  );
+  process.exit(2);
+}
+const num = (name: string, fallback: number) => {
+  const n = Number(process.env[name]);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+};
+const SECONDS = num("SOAK_SECONDS", 120);
+const ACCOUNTS = num("SOAK_ACCOUNTS", 3);
+const EPOCHS = num("SOAK_EPOCHS", 150);
+const RATE = num("SOAK_PREDICT_RATE", 20);
+const RESTART_AFTER = num("SOAK_RESTART_SECONDS", 15);
+const DRAIN = num("SOAK_DRAIN_SECONDS", 300);
+const KILL_API = process.env.SOAK_KILL_API || "api1";
+const KILL_WORKER = process.env.SOAK_KILL_WORKER || "worker1";
+
+const t0 = Date.now();
+const elapsed = () => ((Date.now() - t0) / 1000).toFixed(1);
+const say = (msg: string) => console.log(`[soak ${elapsed()}s] ${msg}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+
+// ---- HTTP through the load balancer -------------------------------------------------------------
+
+interface Res {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: the script reads many response shapes
+  json: any;
+  text: string;
+}
+
+async function http(
+  method: string,
+  route: string,
+  opts: { key?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> } = {},
+): Promise<Res> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
+  if (opts.body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(route.startsWith("http") ? route : `${BASE}${route}`, {
+    method,
+    headers,
+    body: opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  return { status: res.status, json, text };
+}
+
+/** A call that a failing server may break: retried (a few times, on network errors and 502/503). */
+async function retried(
+  method: string,
+  route: string,
+  opts: Parameters<typeof http>[2] = {},
+  ok = [200, 201],
+): Promise<Res> {
+  let last = "";
+  for (let attempt = 0; attempt < 8; attempt++) {
+    try {
+      const r = await http(method, route, opts);
+      if (ok.includes(r.status)) return r;
+      last = `${r.status} ${r.text.slice(0, 300)}`;
+      if (![502, 503, 504].includes(r.status)) break;
+    } catch (err) {
+      last = err instanceof Error ? err.message : String(err);
+    }
+    stats.retries++;
+    await sleep(500 * (attempt + 1));
+  }
+  throw new Error(`${method} ${route}: ${last}`);
+}
+
+const stats = { retries: 0, datasets: 0, registryPushes: 0, jobsCreated: 0 };
+const failures: string[] = [];
+const fail = (msg: string) => {
+  failures.push(msg);
+  say(`FAIL ${msg}`);
+};
+
+// ---- accounts -----------------------------------------------------------------------------------
+
+async function signUp(i: number): Promise<string> {
+  const name = `soak${Date.now().toString(36)}${i}`;
+  const signup = await fetch(`${BASE}/api/auth/signup`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: BASE as string },
+    body: JSON.stringify({ email: `${name}@example.com`, username: name, password: "correct horse battery" }),
+  });
+  if (signup.status !== 201) throw new Error(`sign-up: ${signup.status} ${await signup.text()}`);
+  const cookie = (signup.headers.get("set-cookie") ?? "").split(";")[0];
+  const key = await retried("POST", "/api/v1/users/me/api-keys", {
+    body: { name: "soak" },
+    headers: { Cookie: cookie, Origin: BASE as string },
+  });
+  return key.json.key as string;
+}
+
+function smallCsv(seed: number): string {
+  const lines = ["x1,x2,x3,label"];
+  for (let r = 0; r < 120; r++) {
+    const c = (r + seed) % 3;
+    lines.push(
+      `${(c * 2 + Math.random()).toFixed(3)},${(Math.random() * 5).toFixed(3)},${r},${["a", "b", "c"][c]}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function uploadDataset(key: string, seed: number): Promise<void> {
+  const fd = new FormData();
+  fd.set("name", `soak ${seed}`);
+  fd.set("file", new Blob([smallCsv(seed)]), `soak-${seed}.csv`);
+  // Not retried blindly: a repeated upload after a lost answer is a second dataset, which is fine.
+  await retried("POST", "/api/v1/datasets/", { key, raw: fd });
+  stats.datasets++;
+}
+
+async function pushToRegistry(key: string, seed: number): Promise<void> {
+  const model = await retried("POST", "/api/v1/models", {
+    key,
+    body: { name: `soak-model-${seed}-${randomBytes(3).toString("hex")}` },
+  });
+  const version = await retried("POST", `/api/v1/models/${model.json.id}/versions`, { key, body: {} });
+  const vid = version.json.id as string;
+  const bytes = randomBytes(50_000 + (seed % 7) * 10_000);
+  const init = await retried("POST", `/api/v1/model-versions/${vid}/artifacts:initiate`, {
+    key,
+    body: { name: "weights.bin", size_bytes: bytes.byteLength, sha256: sha256(bytes) },
+  });
+  const up = init.json.upload as { url: string; method: string; headers: Record<string, string> };
+  const put = await http(up.method, up.url, { raw: bytes, headers: up.headers });
+  if (put.status !== 200) throw new Error(`artifact upload: ${put.status} ${put.text.slice(0, 300)}`);
+  await retried("POST", `/api/v1/model-versions/${vid}/artifacts/${init.json.artifact_id}/complete`, { key });
+  await retried("POST", `/api/v1/model-versions/${vid}/finalize`, { key });
+  stats.registryPushes++;
+}
+
+// ---- training and its stream --------------------------------------------------------------------
+
+const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
+interface StreamReport {
+  jobId: string;
+  events: number;
+  reconnects: number;
+  problems: string[];
+  finalStatus: string | null;
+  /** The ids received, in order (checked against the job's stored events afterwards). */
+  ids: number[];
+}
+const streams: StreamReport[] = [];
+const jobIds: string[] = [];
+
+/** Follows a job's SSE stream to its end, reconnecting with Last-Event-ID; ids must only increase. */
+async function followStream(key: string, jobId: string): Promise<StreamReport> {
+  const report: StreamReport = { jobId, events: 0, reconnects: 0, problems: [], finalStatus: null, ids: [] };
+  let lastId = 0;
+  const deadline = Date.now() + (SECONDS + DRAIN) * 1000;
+  while (Date.now() < deadline) {
+    try {
+      const mint = await retried("POST", `/api/v1/training/jobs/${jobId}/stream-access-token`, { key });
+      const res = await fetch(`${BASE}${mint.json.stream_url}`, {
+        headers: lastId ? { "Last-Event-ID": String(lastId) } : {},
+      });
+      if (res.status !== 200 || !res.body) throw new Error(`stream answered ${res.status}`);
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const fields: Record<string, string> = {};
+          for (const line of block.split("\n")) {
+            const colon = line.indexOf(":");
+            if (colon > 0) fields[line.slice(0, colon)] = line.slice(colon + 1).trim();
+          }
+          if (!fields.id || fields.data === undefined) continue;
+          const id = Number(fields.id);
+          // Ids only increase; they may skip a number (an event sent twice by a training program keeps
+          // its first copy, and the id reserved for the second is not used): checked against the rows.
+          if (id <= lastId) report.problems.push(`event ${id} after ${lastId}`);
+          if (id > lastId) lastId = id;
+          report.ids.push(id);
+          report.events++;
+          if (fields.event === "status") {
+            const status = JSON.parse(fields.data).status as string;
+            if (TERMINAL.includes(status)) report.finalStatus = status;
+          }
+        }
+      }
+      if (report.finalStatus) return report;
+    } catch {
+      /* the connection broke (a server died): reconnect */
+    }
+    if (report.finalStatus) return report;
+    // The stream ended without a final status, or broke: ask whether the job has finished.
+    report.reconnects++;
+    await sleep(500);
+  }
+  report.problems.push("no final status before the deadline");
+  return report;
+}
+
+async function irisJob(key: string, n: number): Promise<{ jobId: string; stream: Promise<StreamReport> }> {
+  const project = await retried("POST", "/api/v1/projects", {
+    key,
+    body: { name: `soak iris ${n}`, template: "mlp-classifier" },
+  });
+  const job = await retried("POST", "/api/v1/training/jobs", {
+    key,
+    body: {
+      project_id: project.json.id,
+      dataset_id: "builtin-iris",
+      runtime: "pytorch",
+      config: { epochs: EPOCHS, batch_size: 4, learning_rate: 0.01 },
+    },
+  });
+  stats.jobsCreated++;
+  const jobId = job.json.id as string;
+  jobIds.push(jobId);
+  return { jobId, stream: followStream(key, jobId) };
+}
+
+async function jobState(key: string, jobId: string) {
+  return (await retried("GET", `/api/v1/training/jobs/${jobId}`, { key })).json;
+}
+
+// ---- predictions --------------------------------------------------------------------------------
+
+type Phase = "before" | "during" | "after";
+let phase: Phase = "before";
+const predictions: Record<Phase, { ms: number[]; errors: number; statuses: Record<string, number> }> = {
+  before: { ms: [], errors: 0, statuses: {} },
+  during: { ms: [], errors: 0, statuses: {} },
+  after: { ms: [], errors: 0, statuses: {} },
+};
+let predicting = false;
+let firstPredictionAt = 0;
+
+async function predictLoop(deploymentId: string, deploymentKey: string, until: number): Promise<void> {
+  predicting = true;
+  firstPredictionAt = Date.now();
+  const instance = { sepal_length_cm: 5.1, sepal_width_cm: 3.5, petal_length_cm: 1.4, petal_width_cm: 0.2 };
+  const inflight = new Set<Promise<void>>();
+  const interval = 1000 / RATE;
+  let next = Date.now();
+  while (Date.now() < until) {
+    const p = phase;
+    const started = performance.now();
+    const call = http("POST", `/api/v1/inference/${deploymentId}/predict`, {
+      key: deploymentKey,
+      body: { inputs: [instance] },
+    })
+      .then((r) => {
+        const bucket = predictions[p];
+        bucket.statuses[r.status] = (bucket.statuses[r.status] ?? 0) + 1;
+        if (r.status === 200) bucket.ms.push(performance.now() - started);
+        else bucket.errors++;
+      })
+      .catch((err: unknown) => {
+        const bucket = predictions[p];
+        const code = (err as { cause?: { code?: string } }).cause?.code ?? "network";
+        bucket.statuses[code] = (bucket.statuses[code] ?? 0) + 1;
+        bucket.errors++;
+      });
+    inflight.add(call);
+    void call.finally(() => inflight.delete(call));
+    next += interval;
+    await sleep(Math.max(0, next - Date.now()));
+  }
+  await Promise.all(inflight);
+  predicting = false;
+}
+
+// ---- the failure --------------------------------------------------------------------------------
+
+async function cluster(...args: string[]): Promise<void> {
+  await execFileAsync("bash", [path.join(root, "scripts/cluster.sh"), ...args], {
+    env: { ...process.env, CLUSTER_DIR: clusterDir },
+  });
+}
+
+async function chaos(): Promise<void> {
+  await sleep((SECONDS / 3) * 1000);
+  // Let predictions run a while first, so "before" has figures (bounded: the failure still happens).
+  for (
+    let waited = 0;
+    (!predicting || Date.now() - firstPredictionAt < 10_000) && waited < SECONDS * 300;
+    waited += 500
+  )
+    await sleep(500);
+  say(`kill -9 ${KILL_API} and ${KILL_WORKER}`);
+  phase = "during";
+  await cluster("kill", KILL_API);
+  await cluster("kill", KILL_WORKER);
+  await sleep(RESTART_AFTER * 1000);
+  say(`start ${KILL_API} and ${KILL_WORKER} again`);
+  await cluster("start", KILL_API);
+  await cluster("start", KILL_WORKER);
+  // "during" lasts until the restarted server answers through the balancer's health check.
+  const port = Number(new URL(BASE as string).port) + (KILL_API === "api1" ? 1 : 2);
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    await sleep(250);
+  }
+  await sleep(3000); // the balancer's checks (inter 1s, rise 2)
+  say(`${KILL_API} is back`);
+  phase = "after";
+}
+
+// ---- checks -------------------------------------------------------------------------------------
+
+function pct(values: number[], p: number): number {
+  if (!values.length) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function checkDatabase(sql: postgres.Sql): Promise<void> {
+  const stuck = await sql`select id, state from training_jobs where state in ('running', 'queued')`;
+  if (stuck.length)
+    fail(`training jobs left running/queued: ${stuck.map((r) => `${r.id}=${r.state}`).join(", ")}`);
+  const stuckJobs =
+    await sql`select id, type, state, locked_by from jobs where state in ('running', 'queued')`;
+  if (stuckJobs.length)
+    fail(
+      `queued jobs left running/queued: ${stuckJobs.map((r) => `${r.id}(${r.type})=${r.state} by ${r.locked_by}`).join(", ")}`,
+    );
+  const rows =
+    await sql`select id, state, restart_count, status_history from training_jobs where id = any(${jobIds})`;
+  let resumed = 0;
+  for (const r of rows) {
+    const history = JSON.stringify(r.status_history ?? "");
+    if (/resuming after epoch/.test(history) || r.restart_count > 0) resumed++;
+    if (r.state !== "succeeded") fail(`job ${r.id} ended ${r.state}: ${history.slice(-400)}`);
+  }
+  console.log(
+    `training jobs: ${rows.length} created by the soak, ${rows.filter((r) => r.state === "succeeded").length} succeeded, ${resumed} resumed after a failure`,
+  );
+}
+
+async function checkObjects(sql: postgres.Sql): Promise<void> {
+  // Every table column that names a stored object (…blob_key, thumbnail_key), with its checksum column.
+  const cols = await sql`
+    select table_name, column_name from information_schema.columns
+    where table_schema = 'public' and (column_name like '%blob_key' or column_name = 'thumbnail_key')`;
+  const referenced = new Map<string, string | null>(); // key → expected sha256
+  for (const c of cols) {
+    const shaCols = await sql`
+      select column_name from information_schema.columns where table_schema = 'public'
+      and table_name = ${c.table_name} and column_name in ('sha256', 'content_hash', 'received_sha256')`;
+    const shaCol = shaCols.find((s) => s.column_name === "sha256")?.column_name ?? shaCols[0]?.column_name;
+    const rows =
+      await sql`select ${sql(c.column_name)} as key ${shaCol ? sql`, ${sql(shaCol)} as sha` : sql``} from ${sql(c.table_name)} where ${sql(c.column_name)} is not null`;
+    for (const r of rows) referenced.set(r.key, r.sha ?? null);
+  }
+  for (const r of await sql`select artifact_files from training_jobs`)
+    for (const f of (r.artifact_files ?? []) as { blob_key: string; sha256: string }[])
+      referenced.set(f.blob_key, f.sha256);
+
+  const s3 = new S3Client({
+    endpoint: cfg.S3_ENDPOINT,
+    region: cfg.S3_REGION || "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: cfg.AWS_ACCESS_KEY_ID, secretAccessKey: cfg.AWS_SECRET_ACCESS_KEY },
+  });
+  const inBucket = new Set<string>();
+  let token: string | undefined;
+  do {
+    const page = await s3.send(new ListObjectsV2Command({ Bucket: cfg.S3_BUCKET, ContinuationToken: token }));
+    for (const o of page.Contents ?? []) if (o.Key) inBucket.add(o.Key);
+    token = page.NextContinuationToken;
+  } while (token);
+
+  let missing = 0;
+  let wrong = 0;
+  for (const [key, sha] of referenced) {
+    if (!inBucket.has(key)) {
+      missing++;
+      fail(`object missing from the bucket: ${key}`);
+      continue;
+    }
+    if (!sha) continue;
+    const got = await s3.send(new GetObjectCommand({ Bucket: cfg.S3_BUCKET, Key: key }));
+    const bytes = await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray();
+    if (sha256(bytes) !== sha) {
+      wrong++;
+      fail(`object ${key}: SHA-256 ${sha256(bytes)} where the database has ${sha}`);
+    }
+  }
+  const orphans = [...inBucket].filter((k) => !referenced.has(k));
+  const byPrefix: Record<string, number> = {};
+  for (const k of orphans) byPrefix[k.split("/")[0]] = (byPrefix[k.split("/")[0]] ?? 0) + 1;
+  if (orphans.length)
+    fail(
+      `${orphans.length} object(s) in the bucket named by no row: ${JSON.stringify(byPrefix)} e.g. ${orphans.slice(0, 5).join(", ")}`,
+    );
+  console.log(
+    `objects: ${inBucket.size} in the bucket, ${referenced.size} named by the database, ${missing} missing, ${wrong} with a wrong checksum, ${orphans.length} orphaned`,
+  );
+}
+
+function printPredictions(): void {
+  console.log("predictions (through the load balancer):");
+  console.log("  phase    calls  errors  error rate  p50 ms  p99 ms  statuses");
+  for (const p of ["before", "during", "after"] as Phase[]) {
+    const b = predictions[p];
+    const calls = b.ms.length + b.errors;
+    const rate = calls ? `${((100 * b.errors) / calls).toFixed(2)}%` : "-";
+    console.log(
+      `  ${p.padEnd(7)} ${String(calls).padStart(6)} ${String(b.errors).padStart(7)} ${rate.padStart(11)} ${pct(b.ms, 50).toFixed(1).padStart(7)} ${pct(b.ms, 99).toFixed(1).padStart(7)}  ${JSON.stringify(b.statuses)}`,
+    );
+  }
+  const total = Object.values(predictions).reduce((n, b) => n + b.ms.length + b.errors, 0);
+  if (total === 0) fail("no prediction was made (no model was deployed in time)");
+  for (const p of ["before", "after"] as Phase[]) {
+    const b = predictions[p];
+    if (b.errors > 0)
+      fail(`${b.errors} prediction(s) failed ${p} the failure (${JSON.stringify(b.statuses)})`);
+  }
+}
+
+// ---- main ---------------------------------------------------------------------------------------
+
+async function account(i: number, until: number, deployed: { done: boolean }): Promise<void> {
+  const key = await signUp(i);
+  say(`account ${i} signed up`);
+  let n = 0;
+  while (Date.now() < until) {
+    n++;
+    const seed = i * 1000 + n;
+    try {
+      await uploadDataset(key, seed);
+      const { jobId, stream } = await irisJob(key, seed);
+      say(`account ${i}: job ${jobId} started`);
+      const report = await stream;
+      streams.push(report);
+      const job = await jobState(key, jobId);
+      say(
+        `account ${i}: job ${jobId} ${job.state} (${report.events} events, ${report.reconnects} reconnect(s))`,
+      );
+      if (job.state === "succeeded" && !deployed.done) {
+        deployed.done = true;
+        const d = await retried("POST", "/api/v1/deployments", {
+          key,
+          body: { name: "soak", job_id: jobId },
+        });
+        say(`deployed ${d.json.id}: predicting at ${RATE}/s`);
+        void predictLoop(d.json.id, d.json.api_key, until).catch((err) => fail(`predict loop: ${err}`));
+      }
+      await pushToRegistry(key, seed);
+    } catch (err) {
+      fail(`account ${i}: ${err instanceof Error ? err.message : String(err)}`);
+      await sleep(1000);
+    }
+  }
+}
+
+async function main(): Promise<number> {
+  say(
+    `soak for ${SECONDS}s through ${BASE}: ${ACCOUNTS} accounts, ${RATE} predictions/s, kill -9 ${KILL_API} and ${KILL_WORKER} at ${Math.round(SECONDS / 3)}s`,
+  );
+  const until = t0 + SECONDS * 1000;
+  const deployed = { done: false };
+  const chaosDone = chaos().catch((err) => fail(`failure injection: ${err}`));
+  const accounts = Array.from({ length: ACCOUNTS }, (_, i) => account(i, until, deployed));
+  await Promise.all(accounts);
+  await chaosDone;
+  while (predicting) await sleep(200);
+  say("load over; waiting for the last jobs");
+  const sql = postgres(cfg.DATABASE_URL, { max: 2, onnotice: () => {} });
+  try {
+    const drainUntil = Date.now() + DRAIN * 1000;
+    for (;;) {
+      const open =
+        await sql`select count(*)::int as n from training_jobs where state in ('running', 'queued')`;
+      if (open[0].n === 0 || Date.now() > drainUntil) break;
+      await sleep(1000);
+    }
+    console.log(`\n=== soak report (${SECONDS}s, ${((Date.now() - t0) / 1000).toFixed(0)}s in all) ===`);
+    console.log(
+      `datasets uploaded: ${stats.datasets}; registry versions pushed: ${stats.registryPushes}; jobs created: ${stats.jobsCreated}; calls retried after a broken connection or 502/503: ${stats.retries}`,
+    );
+    await checkDatabase(sql);
+    // Each stream saw exactly the job's stored events, once each, in order.
+    for (const s of streams) {
+      const stored = (await sql`select seq from training_events where job_id = ${s.jobId} order by seq`).map(
+        (r) => Number(r.seq),
+      );
+      const seen = new Set(s.ids);
+      const missed = stored.filter((seq) => !seen.has(seq));
+      const extra = s.ids.filter((id) => !stored.includes(id));
+      if (missed.length)
+        s.problems.push(
+          `${missed.length} stored event(s) never received, e.g. ${missed.slice(0, 5).join(", ")}`,
+        );
+      if (extra.length)
+        s.problems.push(`${extra.length} received event(s) not stored, e.g. ${extra.slice(0, 5).join(", ")}`);
+    }
+    const badStreams = streams.filter((s) => s.problems.length);
+    for (const s of badStreams) fail(`stream of ${s.jobId}: ${s.problems.slice(0, 5).join("; ")}`);
+    console.log(
+      `streams: ${streams.length} followed to their end, ${streams.reduce((n, s) => n + s.events, 0)} events, ${streams.reduce((n, s) => n + s.reconnects, 0)} reconnect(s), ${badStreams.length} with an event missing, repeated or out of order`,
+    );
+    await checkObjects(sql);
+    printPredictions();
+  } finally {
+    await sql.end();
+  }
+  console.log(failures.length ? `\nFAILED: ${failures.length} check(s)` : "\nall checks passed");
+  return failures.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
