@@ -6,7 +6,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import type { BlobSource, BlobStore, PutBlobOptions, StoredBlob } from "./blob-driver";
+import type { BlobRead, BlobSource, BlobStore, PutBlobOptions, StoredBlob } from "./blob-driver";
 import { assertBlobKey } from "./blob-keys";
 import { chunksOf } from "./blob-source";
 import { blobStore } from "./blob-stores";
@@ -46,6 +46,26 @@ export async function localBlobFile(key: string, store: BlobStore = blobStore())
   if (!read) return null;
   await fsp.mkdir(path.dirname(file), { recursive: true });
   const temp = tempBeside(file);
+  await writeCheckedFile(read, temp, { exclusive: true });
+  try {
+    await fsp.rename(temp, file);
+  } catch (err) {
+    await fsp.rm(temp, { force: true });
+    throw err;
+  }
+  return file;
+}
+
+/**
+ * Streams a blob that was read into `file`, hashing it on the way: when the store recorded a SHA-256
+ * and the bytes do not match it, the file is removed and an error thrown (a reader never gets bytes
+ * the store did not vouch for). `exclusive` refuses to overwrite an existing file.
+ */
+export async function writeCheckedFile(
+  read: Pick<BlobRead, "stream" | "sha256">,
+  file: string,
+  opts: { exclusive?: boolean } = {},
+): Promise<void> {
   const hash = createHash("sha256");
   try {
     await pipeline(
@@ -56,14 +76,12 @@ export async function localBlobFile(key: string, store: BlobStore = blobStore())
           yield chunk;
         }
       },
-      fs.createWriteStream(temp, { flags: "wx" }),
+      fs.createWriteStream(file, { flags: opts.exclusive ? "wx" : "w" }),
     );
     if (read.sha256 && hash.digest("hex") !== read.sha256)
-      throw new Error(`The stored object ${key} does not match its recorded SHA-256.`);
-    await fsp.rename(temp, file);
-    return file;
+      throw new Error("A stored file does not match its recorded SHA-256.");
   } catch (err) {
-    await fsp.rm(temp, { force: true });
+    await fsp.rm(file, { force: true });
     throw err;
   }
 }

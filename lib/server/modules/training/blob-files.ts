@@ -1,10 +1,5 @@
-import { createHash } from "node:crypto";
-import fs from "node:fs";
 import fsp from "node:fs/promises";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { localBlobFile } from "../../storage/blob-cache";
+import { localBlobFile, writeCheckedFile } from "../../storage/blob-cache";
 import { blobStore } from "../../storage/blob-stores";
 
 /**
@@ -15,24 +10,7 @@ import { blobStore } from "../../storage/blob-stores";
 export async function copyBlobToFile(blobKey: string, file: string): Promise<boolean> {
   const read = await blobStore().get(blobKey);
   if (!read) return false;
-  const hash = createHash("sha256");
-  try {
-    await pipeline(
-      Readable.fromWeb(read.stream as unknown as NodeReadableStream<Uint8Array>),
-      async function* (chunks: AsyncIterable<Buffer>) {
-        for await (const chunk of chunks) {
-          hash.update(chunk);
-          yield chunk;
-        }
-      },
-      fs.createWriteStream(file),
-    );
-    if (read.sha256 && hash.digest("hex") !== read.sha256)
-      throw new Error("A stored file does not match its recorded SHA-256.");
-  } catch (err) {
-    await fsp.rm(file, { force: true });
-    throw err;
-  }
+  await writeCheckedFile(read, file);
   return true;
 }
 

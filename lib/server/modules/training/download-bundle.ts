@@ -22,7 +22,7 @@ import type { Db } from "../../db/client";
 import type { TrainingJobRow } from "../../db/schema";
 import { DomainError } from "../../errors";
 import { codeZipFor } from "../codegen/codegen";
-import { fineTuneArgs } from "./executors/process";
+import { fineTuneArgs, hyperparameterArgs } from "./executors/process";
 import { dataParallelProcs } from "./executors/pytorch";
 import { fineTuneArgsFor } from "./fine-tune-args";
 import { findOwnedJob } from "./job-rows";
@@ -40,21 +40,11 @@ export function reproduceArgs(
   target: CodegenTarget,
   fineTune: string[] = [],
 ): string[] {
-  const c = job.config;
   return [
     target === "pytorch" ? "train.py" : "train.mjs",
     "--data-dir",
     DATA_DIR,
-    "--epochs",
-    String(c.epochs),
-    "--batch-size",
-    String(c.batch_size),
-    "--lr",
-    String(c.learning_rate),
-    "--weight-decay",
-    String(c.weight_decay),
-    "--seed",
-    String(c.seed),
+    ...hyperparameterArgs(job.config),
     ...(target === "pytorch" ? ["--device", "cpu"] : []),
     ...fineTune,
   ];

@@ -267,7 +267,6 @@ export async function attemptDirs(workDir: string): Promise<AttemptDirs> {
  * environment, LAYERLINE_UPLOAD_TOKEN, so that it never shows in a process listing).
  */
 export function trainingArgs(req: ExecutionRequest, dirs: AttemptDirs, api = req.apiBaseUrl): string[] {
-  const c = req.config;
   return [
     "--data-dir",
     req.dataDir,
@@ -275,6 +274,24 @@ export function trainingArgs(req: ExecutionRequest, dirs: AttemptDirs, api = req
     dirs.checkpoints,
     "--export-dir",
     dirs.export,
+    ...hyperparameterArgs(req.config),
+    "--job",
+    req.jobId,
+    "--api",
+    api,
+    ...(req.resumeFrom ? ["--resume", req.resumeFrom] : []),
+    ...(req.fineTune ? fineTuneArgs(req.fineTune) : []),
+  ];
+}
+
+/**
+ * The job's hyperparameters as the generated scripts take them: one list for the worker's command
+ * line and the downloaded project's "Reproduce this job" command, so that the two cannot drift.
+ */
+export function hyperparameterArgs(
+  c: Pick<ExecutionRequest["config"], "epochs" | "batch_size" | "learning_rate" | "weight_decay" | "seed">,
+): string[] {
+  return [
     "--epochs",
     String(c.epochs),
     "--batch-size",
@@ -285,12 +302,6 @@ export function trainingArgs(req: ExecutionRequest, dirs: AttemptDirs, api = req
     String(c.weight_decay),
     "--seed",
     String(c.seed),
-    "--job",
-    req.jobId,
-    "--api",
-    api,
-    ...(req.resumeFrom ? ["--resume", req.resumeFrom] : []),
-    ...(req.fineTune ? fineTuneArgs(req.fineTune) : []),
   ];
 }
 
