@@ -13,10 +13,11 @@
  *
  * Afterwards (jobs get SOAK_DRAIN_SECONDS, default 300, to finish) it checks and prints: no training
  * job or queued job left running or queued; every training job succeeded (resumed ones counted);
- * every stream saw each event once and in order, ending with the job's final status; every stored
- * object the database names is in the bucket with the recorded SHA-256, and no object in the bucket
- * is named by no row; predictions' error rate and latency (p50/p99) before, during and after the
- * failure. Exits 1 when a check fails.
+ * every stream received exactly the job's stored events, once each and in order, ending with the job's
+ * final status; every stored object the database names is in the bucket with the recorded SHA-256;
+ * after the servers' orphan sweep (run once with no age limit: the cluster is quiet by then), no object
+ * in the bucket is named by no row; predictions' error rate and latency (p50/p99) before, during and
+ * after the failure. Exits 1 when a check fails.
  *
  * Reads the cluster's settings (CLUSTER_URL, DATABASE_URL, S3_*) from $CLUSTER_DIR/cluster.env
  * (default /tmp/layerline-cluster), or from the environment.
@@ -402,6 +403,38 @@ async function checkDatabase(sql: postgres.Sql): Promise<void> {
   );
 }
 
+/** Keys in the bucket. */
+async function bucketKeys(s3: S3Client): Promise<Set<string>> {
+  const keys = new Set<string>();
+  let token: string | undefined;
+  do {
+    const page = await s3.send(new ListObjectsV2Command({ Bucket: cfg.S3_BUCKET, ContinuationToken: token }));
+    for (const o of page.Contents ?? []) if (o.Key) keys.add(o.Key);
+    token = page.NextContinuationToken;
+  } while (token);
+  return keys;
+}
+
+/**
+ * The servers' orphan sweep (training/recovery.ts) run now with no age limit, as it runs on every
+ * object an hour old: safe here because the cluster is quiet (every job has finished, no upload is
+ * in flight). Objects a killed process wrote before its database row are expected; the sweep must
+ * remove them, and nothing must be left afterwards.
+ */
+async function sweepNow(): Promise<number> {
+  for (const [k, v] of Object.entries(cfg)) process.env[k] = v;
+  process.env.BLOB_CACHE_DIR ??= path.join(clusterDir, "cache-soak");
+  const { openDb, setDb, targetFromEnv, closeDb } = await import("../lib/server/db/client");
+  const { sweepOrphanBlobs } = await import("../lib/server/modules/training/recovery");
+  const open = await openDb(targetFromEnv());
+  setDb(open);
+  try {
+    return await sweepOrphanBlobs(open.db, 0);
+  } finally {
+    await closeDb();
+  }
+}
+
 async function checkObjects(sql: postgres.Sql): Promise<void> {
   // Every table column that names a stored object (…blob_key, thumbnail_key), with its checksum column.
   const cols = await sql`
@@ -427,13 +460,13 @@ async function checkObjects(sql: postgres.Sql): Promise<void> {
     forcePathStyle: true,
     credentials: { accessKeyId: cfg.AWS_ACCESS_KEY_ID, secretAccessKey: cfg.AWS_SECRET_ACCESS_KEY },
   });
-  const inBucket = new Set<string>();
-  let token: string | undefined;
-  do {
-    const page = await s3.send(new ListObjectsV2Command({ Bucket: cfg.S3_BUCKET, ContinuationToken: token }));
-    for (const o of page.Contents ?? []) if (o.Key) inBucket.add(o.Key);
-    token = page.NextContinuationToken;
-  } while (token);
+  const before = await bucketKeys(s3);
+  const orphansBefore = [...before].filter((k) => !referenced.has(k));
+  const swept = await sweepNow();
+  console.log(
+    `orphan sweep: ${orphansBefore.length} object(s) named by no row before it (${orphansBefore.slice(0, 5).join(", ") || "none"}), ${swept} removed`,
+  );
+  const inBucket = await bucketKeys(s3);
 
   let missing = 0;
   let wrong = 0;
