@@ -205,3 +205,23 @@ test("fine-tune from a registry version and from a hub model: their own weights 
   await expect(page.getByTestId(`base-model-${version.id}`)).toContainText("Your registry");
   await expect(page.getByTestId(`base-model-${v2.id}`)).toHaveCount(0);
 });
+
+test("from a dataset's page: fine-tune a base model with that dataset already chosen", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  if (!baseURL) throw new Error("baseURL");
+  await signUpViaApi(context, baseURL);
+  await page.goto("/datasets/builtin-digits");
+  await expect(page.getByRole("heading", { level: 1, name: "Digits (8×8)" })).toBeVisible();
+  await page.getByRole("link", { name: "Fine-tune a base model" }).click();
+  await expect(page).toHaveURL(/\/training\/fine-tune\?dataset=builtin-digits$/);
+  await page.getByTestId("base-model-digits-cnn-0-4").click();
+  await expect(page).toHaveURL(/\?base=digits-cnn-0-4&dataset=builtin-digits$/);
+  const next = page.getByRole("button", { name: "Next" });
+  await next.click();
+  await expect(page.getByRole("radio", { name: /^Digits/ })).toBeChecked();
+  await next.click();
+  await expect(page.getByLabel("Epochs", { exact: true })).toBeVisible();
+});

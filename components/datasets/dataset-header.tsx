@@ -1,9 +1,9 @@
 "use client";
 
-import { Globe2, Lock, Settings, UploadCloud } from "lucide-react";
+import { Globe2, Lock, Settings, Sparkle, UploadCloud } from "lucide-react";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClass } from "@/components/ui/button";
 import { HeaderStat, PageHeader } from "@/components/ui/page-header";
 import { formatBytes, formatCount, formatLabel, formatRelative, taskLabel } from "@/lib/datasets-ui/format";
 import { TrainOnDataButton } from "./train-on-data-button";
@@ -37,6 +37,19 @@ function TargetStat({ dataset }: { dataset: Dataset }) {
         )}
       </span>
     </HeaderStat>
+  );
+}
+
+/** Fine-tuning starts from pretrained weights: the wizard opens with this dataset chosen. */
+function FineTuneLink({ datasetId }: { datasetId: string }) {
+  return (
+    <Link
+      href={`/training/fine-tune?dataset=${encodeURIComponent(datasetId)}`}
+      className={buttonClass("secondary")}
+      title="Start from a pretrained base model that fits this data"
+    >
+      <Sparkle aria-hidden className="h-4 w-4" /> Fine-tune a base model
+    </Link>
   );
 }
 
@@ -90,10 +103,14 @@ export function DatasetHeader({
       }
       actions={
         dataset.read_only ? (
-          <TrainOnDataButton datasetId={dataset.id} format={version?.schema.format ?? dataset.format} />
+          <>
+            <TrainOnDataButton datasetId={dataset.id} format={version?.schema.format ?? dataset.format} />
+            <FineTuneLink datasetId={dataset.id} />
+          </>
         ) : (
           <>
             <TrainOnDataButton datasetId={dataset.id} format={version?.schema.format ?? dataset.format} />
+            <FineTuneLink datasetId={dataset.id} />
             <Button variant="secondary" onClick={onUploadVersion}>
               <UploadCloud aria-hidden className="h-4 w-4" /> New version
             </Button>

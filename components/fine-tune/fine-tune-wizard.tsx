@@ -45,12 +45,15 @@ const RUNS_PATH = "/api/v1/training/foundation-runs";
 /**
  * /training/fine-tune: base model → dataset → recipe → estimate → start, then the run's live page.
  * `?base=<id>` (from the catalog, a registry version or a hub model) preselects a base model and
- * opens the dataset step.
+ * opens the dataset step; `?dataset=<id>` (from a dataset's page) preselects the dataset for whichever
+ * base model fits it.
  */
 export function FineTuneWizard() {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const linkedBase = useSearchParams().get("base");
+  const params = useSearchParams();
+  const linkedBase = params.get("base");
+  const linkedDataset = params.get("dataset");
   const models = useBaseModels(linkedBase);
   const recipes = useRecipes();
 
@@ -58,6 +61,7 @@ export function FineTuneWizard() {
   const [form, setForm] = useState<Omit<FineTuneState, "config">>({
     ...INITIAL_FINE_TUNE,
     baseModelId: linkedBase,
+    datasetId: linkedDataset,
   });
   /** The configuration as typed, for the base model it was typed for. */
   const [typed, setTyped] = useState<{ baseId: string; texts: ConfigTexts } | null>(null);
@@ -70,11 +74,17 @@ export function FineTuneWizard() {
     [model, typed],
   );
   const config = useMemo(() => configFromTexts(texts), [texts]);
-  const state: FineTuneState = { ...form, baseModelId: model?.id ?? null, config };
-  const step = reachableStep(wanted, state);
-
   const fit = useDatasetFit({ base_model_id: model?.id ?? "" }, { enabled: model !== null });
   const dataset = fit.data?.items.find((d) => d.dataset_id === form.datasetId && d.fits) ?? null;
+  // A dataset chosen before the base model counts only once it fits the base model chosen.
+  const state: FineTuneState = {
+    ...form,
+    baseModelId: model?.id ?? null,
+    datasetId: dataset?.dataset_id ?? null,
+    datasetVersionId: dataset ? (form.datasetVersionId ?? dataset.dataset_version_id) : null,
+    config,
+  };
+  const step = reachableStep(wanted, state);
   const recipe = recipes.data?.items.find((r) => r.id === form.recipeId) ?? null;
 
   const create = $api.useMutation("post", RUNS_PATH, {
@@ -100,13 +110,14 @@ export function FineTuneWizard() {
     if (m.id === form.baseModelId) return;
     update({
       baseModelId: m.id,
-      datasetId: null,
+      datasetId: linkedDataset,
       datasetVersionId: null,
       recipeId: null,
       freeze: { kind: "none" },
     });
     setTyped(null);
-    router.replace(`/training/fine-tune?base=${encodeURIComponent(m.id)}`, { scroll: false });
+    const query = new URLSearchParams({ base: m.id, ...(linkedDataset ? { dataset: linkedDataset } : {}) });
+    router.replace(`/training/fine-tune?${query}`, { scroll: false });
   };
   const pickRecipe = (r: TrainingRecipe | null) => {
     update({ recipeId: r?.id ?? null });
