@@ -32,7 +32,14 @@ export async function checkSandbox(opts: { production?: boolean } = {}): Promise
  */
 export async function onServerStarted(opts: { production?: boolean } = {}): Promise<void> {
   // Object-store settings that cannot work stop the start with a clear message (ConfigError).
-  readBlobStoreConfig();
+  const blobs = readBlobStoreConfig();
+  // Several processes (PostgreSQL, a shared bucket) must sign links with one secret: each process
+  // would otherwise make its own, and a link handed out by one server would fail on the others.
+  if ((process.env.DATABASE_URL || blobs.driver === "s3") && !process.env.LAYERLINE_SECRET)
+    console.warn(
+      "Layerline: LAYERLINE_SECRET is not set. Set the same long random value on every server and " +
+        "worker, or download, upload and stream links signed by one process fail on the others.",
+    );
   await checkSandbox(opts);
   // In embedded mode the job runner lives in the server process (PGlite has one owner); with
   // PostgreSQL it runs here too unless LAYERLINE_WORKERS=external hands jobs to `npm run worker`.
