@@ -44,6 +44,15 @@ function Entry({ e }: { e: DeploymentLogEntry }) {
         {e.kind === "log"
           ? e.message
           : (e.error ?? (e.instances ? `${e.instances} instance${e.instances === 1 ? "" : "s"}` : ""))}
+        {e.weight !== null && e.weight > 1 ? (
+          <span
+            className="text-muted"
+            title="A busy second keeps a sample: this line stands for several calls"
+          >
+            {" "}
+            · stands for {e.weight} calls
+          </span>
+        ) : null}
       </span>
     </li>
   );

@@ -1702,7 +1702,7 @@ export interface paths {
         };
         /**
          * Requests, errors and latency percentiles over a time window
-         * @description Computed from the request log of the deployment's inference and OpenAI-compatible calls. Latency is measured inside the server, from the request's arrival to its response headers. Calls are logged within a fraction of a second of being answered.
+         * @description Computed from the request log of the deployment's inference and OpenAI-compatible calls. Latency is measured inside the server, from the request's arrival to its response headers. Calls are logged once their second has ended; a busy second keeps a uniform sample of each outcome's calls (REQUEST_LOG_LINES_PER_SECOND lines), each line weighted by the calls it stands for, so counts and percentiles still count every call.
          */
         get: operations["getDeploymentMetrics"];
         put?: never;
@@ -1722,7 +1722,7 @@ export interface paths {
         };
         /**
          * The request log, newest first
-         * @description Every inference and OpenAI-compatible call (route, status, latency, instances, request id, the error's detail) and the deployment's log lines (e.g. key rotations). `limit` up to 1,000; page backwards with `before`.
+         * @description The deployment's inference and OpenAI-compatible calls (route, status, latency, instances, request id, the error's detail): every call, except in a second with more calls of one outcome (2xx, 4xx, 5xx) than REQUEST_LOG_LINES_PER_SECOND, which keeps a uniform sample whose `weight` says how many calls each line stands for; and the deployment's log lines (e.g. key rotations). `limit` up to 1,000; page backwards with `before`.
          */
         get: operations["getDeploymentLogs"];
         put?: never;
@@ -4755,6 +4755,8 @@ export interface components {
             error: string | null;
             /** @description A log line's text */
             message: string | null;
+            /** @description How many calls this request line stands for: 1, or more when its second had more calls of its outcome than the log keeps (a uniform sample); null for a log line */
+            weight: number | null;
         };
         DeploymentStreamToken: {
             token: string;

@@ -81,7 +81,7 @@ describe("the request log of a busy deployment", () => {
 
     const logs = await call(app, "GET", `/api/v1/deployments/${d.json.id}/logs?limit=1000`, { key });
     expect(logs.status, logs.text).toBe(200);
-    const lines = logs.json.items as { kind: string; status: number }[];
+    const lines = logs.json.items as { kind: string; status: number; weight: number | null }[];
     const ok = lines.filter((e) => e.kind === "request" && e.status === 200);
     const refused = lines.filter((e) => e.kind === "request" && e.status === 422);
     // At most LINES_PER_SECOND of each outcome in each second the calls spanned: fewer than the calls.
@@ -90,6 +90,10 @@ describe("the request log of a busy deployment", () => {
     expect(ok.length).toBeLessThan(40);
     expect(refused.length).toBeGreaterThanOrEqual(1);
     expect(refused.length).toBeLessThanOrEqual(Math.min(6, LINES_PER_SECOND * seconds));
+    // The log route says what each line stands for: its weights add up to the calls, too.
+    expect(ok.reduce((n, e) => n + (e.weight ?? 0), 0)).toBe(40);
+    expect(refused.reduce((n, e) => n + (e.weight ?? 0), 0)).toBe(6);
+    expect(lines.filter((e) => e.kind === "log").every((e) => e.weight === null)).toBe(true);
 
     // Each kept line stands for its share of the second's calls: the weights add up to the calls.
     const events = await listDeploymentEvents(await getDb(), d.json.id, 0, 1000, ["request"]);

@@ -43,6 +43,7 @@ function logEntry(e: DeploymentEvent): DeploymentLogEntry | null {
       request_id: e.data.request_id ?? null,
       error: e.data.error ?? null,
       message: null,
+      weight: e.data.weight ?? 1,
     };
   if (e.kind === "log")
     return {
@@ -56,6 +57,7 @@ function logEntry(e: DeploymentEvent): DeploymentLogEntry | null {
       request_id: null,
       error: null,
       message: e.data.message,
+      weight: null,
     };
   return null;
 }

@@ -24,7 +24,9 @@ export const getDeploymentMetrics = createRoute({
   description:
     "Computed from the request log of the deployment's inference and OpenAI-compatible calls. Latency is " +
     "measured inside the server, from the request's arrival to its response headers. Calls are logged " +
-    "within a fraction of a second of being answered.",
+    "once their second has ended; a busy second keeps a uniform sample of each outcome's calls " +
+    "(REQUEST_LOG_LINES_PER_SECOND lines), each line weighted by the calls it stands for, so counts " +
+    "and percentiles still count every call.",
   ...auth,
   request: { params: deploymentIdParams, query: metricsQuerySchema },
   responses: {
@@ -40,9 +42,11 @@ export const getDeploymentLogs = createRoute({
   tags,
   summary: "The request log, newest first",
   description:
-    "Every inference and OpenAI-compatible call (route, status, latency, instances, request id, the " +
-    "error's detail) and the deployment's log lines (e.g. key rotations). `limit` up to 1,000; page " +
-    "backwards with `before`.",
+    "The deployment's inference and OpenAI-compatible calls (route, status, latency, instances, request " +
+    "id, the error's detail): every call, except in a second with more calls of one outcome (2xx, 4xx, " +
+    "5xx) than REQUEST_LOG_LINES_PER_SECOND, which keeps a uniform sample whose `weight` says how many " +
+    "calls each line stands for; and the deployment's log lines (e.g. key rotations). `limit` up " +
+    "to 1,000; page backwards with `before`.",
   ...auth,
   request: { params: deploymentIdParams, query: logsQuerySchema },
   responses: {

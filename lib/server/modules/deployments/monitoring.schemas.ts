@@ -67,6 +67,16 @@ export const deploymentLogEntrySchema = z
     request_id: z.string().nullable(),
     error: z.string().nullable().openapi({ description: "The error's detail for a failed request" }),
     message: z.string().nullable().openapi({ description: "A log line's text" }),
+    weight: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .openapi({
+        description:
+          "How many calls this request line stands for: 1, or more when its second had more calls of its " +
+          "outcome than the log keeps (a uniform sample); null for a log line",
+      }),
   })
   .openapi("DeploymentLogEntry");
 

@@ -127,6 +127,8 @@ export interface DeploymentLogEntry {
   request_id: string | null;
   error: string | null;
   message: string | null;
+  /** The calls a request line stands for (1 unless its second kept a sample); null for a log line. */
+  weight: number | null;
 }
 
 export interface LogQuery {
@@ -172,6 +174,7 @@ export async function deploymentLogs(
       request_id: str(r.data.request_id),
       error: str(r.data.error),
       message: str(r.data.message),
+      weight: r.kind === "log" ? null : (num(r.data.weight) ?? 1),
     })),
     next_before: rows.length > q.limit ? page[page.length - 1].seq : null,
   };
