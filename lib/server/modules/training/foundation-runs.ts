@@ -24,48 +24,17 @@ import type { FineTuneSettings, InheritedEncoding, InheritedImageEncoding } from
 import { ConflictError, DomainError, NotFoundError, ValidationError } from "../../errors";
 import { resolveBaseModel, verifyCatalogWeights } from "../catalog/base-model-sources";
 import { findBaseModel } from "../catalog/base-models";
-import { readableDataset, versionOf } from "../datasets/access";
-import { builtinVersionData } from "../datasets/builtin";
 import { insertProject } from "../projects/projects";
 import { type DatasetFit, type DatasetFitInput, describeDatasetFit, sortLabels } from "./dataset-fit";
 import { pythonHasTorch } from "./executors/pytorch";
 import type { createFoundationRunBodySchema, foundationRunSchema } from "./foundation-runs.schemas";
+import { datasetFitInputOf as fitInputOf } from "./job-fit";
 import { findOwnedJob } from "./job-rows";
 import { assertHasCredits, checkStrategy, datasetVersionFor, queueJob } from "./jobs";
 import { toJobView } from "./views";
 
 export type CreateFoundationRunInput = z.infer<typeof createFoundationRunBodySchema>;
 export type FoundationRunView = z.infer<typeof foundationRunSchema>;
-
-/** What the dataset version looks like, without reading its data (schema, roles, profile). */
-async function fitInputOf(
-  db: Db,
-  user: UserRow,
-  datasetId: string,
-  versionId: string,
-): Promise<DatasetFitInput> {
-  const ref = await readableDataset(db, user, datasetId);
-  if (ref.kind === "builtin") {
-    const data = await builtinVersionData(ref.builtin);
-    return {
-      task: ref.builtin.task,
-      roles: {},
-      schema: data.schema,
-      profile: data.profile,
-      target: ref.builtin.target,
-      image: ref.builtin.image ?? null,
-    };
-  }
-  const v = await versionOf(db, datasetId, versionId);
-  return {
-    task: ref.row.task,
-    roles: ref.row.roles,
-    schema: v.schema,
-    profile: v.profile,
-    target: null,
-    image: null,
-  };
-}
 
 /** The class names of the dataset's target when its profile lists them all, and how many there are. */
 function datasetClasses(ds: DatasetFitInput): { count: number; labels: string[] | null } | null {
