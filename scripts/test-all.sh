@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: lint, types, generated-client freshness, OpenAPI lint, unit + API tests on the
-# embedded database, the API tests again on a PostgreSQL server, the Python SDK's tests against a real
-# server, the production build, and e2e in Chromium.
+# embedded database and the local disk, the API and storage tests again on a PostgreSQL server with S3
+# storage, the Python SDK's tests against a real server, the production build, and e2e in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -32,21 +32,18 @@ rm -rf "$results" && mkdir -p "$results"
 step "unit and API tests (embedded PGlite)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest-pglite.json"
 
-step "API tests against a PostgreSQL server"
-# The security tests whose defences live in the database (limits, quotas, links, the matrix) run here too.
-bash scripts/with-postgres.sh npx vitest run tests/api tests/training/events.test.ts \
+step "API, storage and training tests on the production topology: a PostgreSQL server and S3 (BLOB_STORE=s3)"
+# The whole suite ran above on the embedded database and the local disk. Here the API tests, the
+# security tests whose defences live in the database (limits, quotas, links, the matrix) and the
+# storage-heavy ones (datasets, training, registry, hub, checkpoints, untrusted models, the
+# kill-and-resume training server, image training) run again against a throwaway PostgreSQL server
+# and a throwaway S3-compatible server, as several machines would share them.
+# tests/api/hub.test.ts is left out here: its no-buffering bound is measured on the local disk driver.
+bash scripts/with-postgres.sh npx tsx tests/helpers/with-s3.ts npx vitest run \
+  tests/api tests/storage tests/hub/hub-format.test.ts tests/training/{events,training-server,images}.test.ts \
   tests/security/{authz-matrix,login-limits,client-address,forwarded-headers,hub-links,quota,checkpoint-flood,managed-token,body-limit,idempotency-body,untrusted-model}.test.ts \
-  --reporter=default --reporter=json \
-  --outputFile.json="$results/vitest-postgres.json"
-
-step "storage-heavy API tests against an S3-compatible server (BLOB_STORE=s3)"
-npx tsx tests/helpers/with-s3.ts npx vitest run \
-  tests/api/registry.test.ts tests/api/projects.test.ts tests/api/catalog.test.ts tests/api/audits.test.ts \
-  tests/hub/hub-format.test.ts tests/security/{hub-links,quota}.test.ts \
-  tests/storage tests/api/datasets{,-fetch,-images,-pii,-rows}.test.ts \
-  tests/api/{training,training-recipes,inference-images-trained,evaluations,deployments}.test.ts \
-  tests/security/{checkpoint-flood,untrusted-model}.test.ts tests/training/{training-server,images}.test.ts \
-  --reporter=default --reporter=json --outputFile.json="$results/vitest-s3.json"
+  --exclude tests/api/hub.test.ts \
+  --reporter=default --reporter=json --outputFile.json="$results/vitest-postgres-s3.json"
 
 step "Python SDK tests (pytest, against a real server)"
 PYTEST_JSON_OUTPUT="$results/pytest.json" bash scripts/test-python.sh
