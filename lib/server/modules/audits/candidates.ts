@@ -58,6 +58,7 @@ import { createFoundationRun } from "../training/foundation-runs";
 import { getJobRow } from "../training/job-rows";
 import { candidatesOf, findOwnedAudit, workloadsOf } from "./audits";
 import type { createCandidateBodySchema } from "./audits.schemas";
+import { csvCell } from "./csv-cell";
 import { type CandidateView, candidateView } from "./views";
 
 export type CreateCandidateInput = z.infer<typeof createCandidateBodySchema>;
@@ -93,8 +94,6 @@ function featureWidth(baseModelId: string): number {
   if (!base || !Array.isArray(shape)) throw new NotFoundError("Base model");
   return shape.reduce((a: number, b) => a * Number(b), 1);
 }
-
-const csvCell = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
 async function* encoded(lines: Iterable<string>): AsyncIterable<Uint8Array> {
   const enc = new TextEncoder();
