@@ -71,6 +71,7 @@ export function readBlobStoreConfig(env: Env = process.env): BlobStoreConfig {
     throw new ConfigError(
       "S3_BUCKET is set but BLOB_STORE is not: set BLOB_STORE=s3 to store files in the bucket (or BLOB_STORE=local to keep them on this disk).",
     );
+  readBlobCacheMaxBytes(env); // checked on both drivers: a value that cannot work stops the start
   if (driver === undefined || driver === "local") return { driver: "local" };
   if (driver !== "s3") throw new ConfigError(`BLOB_STORE must be "local" or "s3" (got "${env.BLOB_STORE}").`);
 
@@ -120,4 +121,42 @@ export function readBlobStoreConfig(env: Env = process.env): BlobStoreConfig {
         ? { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) }
         : undefined,
   };
+}
+
+const BYTE_UNITS: Record<string, number> = {
+  "": 1,
+  b: 1,
+  k: 1024,
+  kib: 1024,
+  kb: 1000,
+  m: 1024 ** 2,
+  mib: 1024 ** 2,
+  mb: 1000 ** 2,
+  g: 1024 ** 3,
+  gib: 1024 ** 3,
+  gb: 1000 ** 3,
+  t: 1024 ** 4,
+  tib: 1024 ** 4,
+  tb: 1000 ** 4,
+};
+
+/** BLOB_CACHE_MAX_BYTES when unset: 2 GiB. */
+export const DEFAULT_BLOB_CACHE_MAX_BYTES = 2 * 1024 ** 3;
+
+/**
+ * The bound of the local copies of stored files (BLOB_CACHE_DIR, storage/blob-file-cache.ts):
+ * BLOB_CACHE_MAX_BYTES as bytes (`2147483648`) or with a unit (`2GiB`, `500MB`, `1.5G`; K, M, G, T
+ * and KiB … TiB are powers of 1024, KB … TB powers of 1000). 0 keeps no copy beyond its use.
+ */
+export function readBlobCacheMaxBytes(env: Env = process.env): number {
+  const raw = env.BLOB_CACHE_MAX_BYTES?.trim();
+  if (!raw) return DEFAULT_BLOB_CACHE_MAX_BYTES;
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw);
+  const unit = match ? BYTE_UNITS[(match[2] ?? "").toLowerCase()] : undefined;
+  const bytes = match && unit !== undefined ? Math.floor(Number(match[1]) * unit) : Number.NaN;
+  if (!Number.isSafeInteger(bytes))
+    throw new ConfigError(
+      `BLOB_CACHE_MAX_BYTES must be a size such as 2147483648, 2GiB or 500MB (got "${env.BLOB_CACHE_MAX_BYTES}").`,
+    );
+  return bytes;
 }

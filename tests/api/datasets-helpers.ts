@@ -50,7 +50,7 @@ export async function datasetBlobFiles(blobDir: string): Promise<string[]> {
   }
   const uploads = await store.client.send(new ListMultipartUploadsCommand({ Bucket: store.bucket }));
   for (const u of uploads.Uploads ?? []) names.push(`upload:${u.Key}`);
-  const cache = path.join(blobCacheDir(), "datasets");
+  const cache = path.join(blobCacheDir(), "tmp"); // fetches and uploads in progress
   if (fs.existsSync(cache)) names.push(...fs.readdirSync(cache).filter((n) => n.startsWith(".tmp")));
   return names;
 }

@@ -1,5 +1,5 @@
 import fsp from "node:fs/promises";
-import { localBlobFile, writeCheckedFile } from "../../storage/blob-cache";
+import { withLocalBlobFile, writeCheckedFile } from "../../storage/blob-cache";
 import { blobStore } from "../../storage/blob-stores";
 
 /**
@@ -17,16 +17,18 @@ export async function copyBlobToFile(blobKey: string, file: string): Promise<boo
 /**
  * Puts a blob's bytes at `file` from this process's local copy (storage/blob-cache.ts: the blob's own
  * file on the local disk; with a remote store a copy fetched and checked once, then reused by every
- * later load on this machine): a hard link when the file system allows, else a copy. For model files
+ * later load on this machine, leased while linked): a hard link when the file system allows, else a
+ * copy (a linked copy counts as in use in the cache until the file is removed). For model files
  * that are loaded again after an eviction or by another evaluation; false when the blob is missing.
  */
 export async function linkBlobToFile(blobKey: string, file: string): Promise<boolean> {
-  const local = await localBlobFile(blobKey);
-  if (!local) return false;
-  try {
-    await fsp.link(local, file);
-  } catch {
-    await fsp.copyFile(local, file);
-  }
-  return true;
+  const linked = await withLocalBlobFile(blobKey, async (local) => {
+    try {
+      await fsp.link(local, file);
+    } catch {
+      await fsp.copyFile(local, file);
+    }
+    return true;
+  });
+  return linked ?? false;
 }
