@@ -17,6 +17,7 @@ import {
 import { ConflictError, NotFoundError, PaymentRequiredError } from "../../errors";
 import { newId } from "../../ids";
 import { planOf } from "../../plans";
+import { commitWithinQuota } from "../account/storage-quota";
 import { findOwnedModel, findVisibleModel, freeSlug, isVisible, toSummaryView, usernamesOf } from "./access";
 import { listFiles, removeUnreferencedBlobs } from "./files";
 import type { CreateHubModelBody, ForkBody, HubModelView, UpdateHubModelBody } from "./hub.schemas";
@@ -251,7 +252,10 @@ export async function finalizeModel(db: Db, ownerId: string, id: string): Promis
   return detailView(db, updated, ownerId);
 }
 
-/** Copies a visible published model (metadata and file references) into the caller's account. */
+/**
+ * Copies a visible published model (metadata and file references) into the caller's account, held
+ * to the caller's storage quota like any other copy.
+ */
 export async function forkModel(db: Db, user: HubUser, id: string, body: ForkBody): Promise<HubModelView> {
   const parent = await findVisibleModel(db, user.id, id);
   if (parent.state !== "published") throw new ConflictError("Only a published model can be forked.");
@@ -262,7 +266,10 @@ export async function forkModel(db: Db, user: HubUser, id: string, body: ForkBod
   const files = await listFiles(db, parent.id);
   const slug = await freeSlug(db, user.id, name);
   const now = new Date();
-  const row = await db.transaction(async (tx) => {
+  // The fork's files count in the forker's storage quota (each blob once per owner): recorded only
+  // if they fit, under the owner's lock; otherwise 402 storage-quota and nothing is recorded.
+  const bytes = files.reduce((sum, f) => sum + f.sizeBytes, 0);
+  const row = await commitWithinQuota(db, user.id, bytes, async (tx) => {
     const [m] = await tx
       .insert(hubModels)
       .values({
