@@ -22,7 +22,7 @@ afterAll(() => {
   else process.env.STORAGE_QUOTA_BYTES = saved;
 });
 
-const raw = (key: string, body: Uint8Array) => ({
+const raw = (key: string, body: Uint8Array<ArrayBuffer>) => ({
   key,
   rawBody: body,
   headers: { "Content-Type": "application/octet-stream" },
