@@ -10,18 +10,27 @@
 #   bash scripts/cluster.sh env       the settings of the cluster (DATABASE_URL, S3_*, CLUSTER_URL)
 #
 # Settings: CLUSTER_DIR (default /tmp/layerline-cluster: logs/, pids/, the database, the settings),
-# CLUSTER_PORT (the load balancer, default 8700; the API servers take the next two ports),
-# CLUSTER_STUDIO=1 runs the full server (scripts/server.ts, needs `next build`; NEXT_DIST_DIR is
-# honoured, default .next) instead of the API-only one (scripts/serve-api.ts), CLUSTER_WORKERS
-# (default 2). Every process is started in its own process group; `down` and `kill` end those groups
-# (a worker's training programs with it).
+# CLUSTER_PORT (the load balancer, default 8700; the API servers take the next two ports, PostgreSQL
+# the third), CLUSTER_STUDIO=1 runs the full server (scripts/server.ts, needs `next build`;
+# NEXT_DIST_DIR is honoured, default .next) instead of the API-only one (scripts/serve-api.ts),
+# CLUSTER_WORKERS (default 2), CLUSTER_RATE_LIMIT (RATE_LIMIT_PER_MINUTE for every process; default
+# unset: each plan's own request limits, as in production). `up` records CLUSTER_PORT, CLUSTER_WORKERS
+# and CLUSTER_STUDIO in CLUSTER_DIR; the other commands read them from there. Every process is started
+# in its own process group; `down` and `kill` end those groups (a worker's training programs with it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${CLUSTER_DIR:-/tmp/layerline-cluster}
+cmd=${1:-status}
+# A running cluster's own settings, as `up` recorded them (whatever this shell's environment says).
+if [ "$cmd" != up ] && grep -q '^CLUSTER_PORT=' "$dir/cluster.env" 2>/dev/null; then
+  recorded() { grep -m1 "^$1=" "$dir/cluster.env" | cut -d= -f2- || true; }
+  CLUSTER_PORT=$(recorded CLUSTER_PORT)
+  CLUSTER_WORKERS=$(recorded CLUSTER_WORKERS)
+  CLUSTER_STUDIO=$(recorded CLUSTER_STUDIO)
+fi
 lb_port=${CLUSTER_PORT:-8700}
 api_ports=($((lb_port + 1)) $((lb_port + 2)))
 workers=${CLUSTER_WORKERS:-2}
-cmd=${1:-status}
 
 log() { echo "[cluster] $*" >&2; }
 
@@ -131,6 +140,7 @@ start_worker() {
 }
 
 start_haproxy() {
+  PATH=$PATH:/usr/sbin # where Debian installs it, not on every user's PATH
   if ! command -v haproxy >/dev/null; then
     log "HAProxy is not installed (Debian: apt-get install -y haproxy)"
     exit 1
@@ -155,6 +165,8 @@ backend api
   option httpchk
   http-check send meth GET uri /health ver HTTP/1.1 hdr Host localhost
   default-server inter 1s fall 2 rise 2
+  # Which server answered (the soak test counts each server's share of calls).
+  http-response set-header X-Served-By %s
   server api1 127.0.0.1:${api_ports[0]} check
   server api2 127.0.0.1:${api_ports[1]} check
 EOF
@@ -187,7 +199,12 @@ case $cmd in
     : >"$dir/cluster.env"
     # One signing secret for every process: a link signed by one server is checked by another.
     echo "LAYERLINE_SECRET=$(head -c 32 /dev/urandom | base64 | tr -d '/+=\n')" >>"$dir/cluster.env"
-    echo "RATE_LIMIT_PER_MINUTE=${CLUSTER_RATE_LIMIT:-6000}" >>"$dir/cluster.env"
+    echo "CLUSTER_PORT=$lb_port" >>"$dir/cluster.env"
+    echo "CLUSTER_WORKERS=$workers" >>"$dir/cluster.env"
+    echo "CLUSTER_STUDIO=${CLUSTER_STUDIO:-}" >>"$dir/cluster.env"
+    if [ -n "${CLUSTER_RATE_LIMIT:-}" ]; then
+      echo "RATE_LIMIT_PER_MINUTE=$CLUSTER_RATE_LIMIT" >>"$dir/cluster.env"
+    fi
     start_postgres
     start_s3
     # The first server creates the schema (migrations) before the others start.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: lint, types, generated-client freshness, OpenAPI lint, unit + API tests on the
 # embedded database and the local disk, the API and storage tests again on a PostgreSQL server with S3
-# storage, the Python SDK's tests against a real server, the production build, and e2e in Chromium.
+# storage, a short soak test of the local cluster (scripts/soak-ci.sh), the Python SDK's tests against a
+# real server, the production build, and e2e in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -44,6 +45,9 @@ bash scripts/with-postgres.sh npx tsx tests/helpers/with-s3.ts npx vitest run \
   tests/security/{authz-matrix,login-limits,client-address,forwarded-headers,hub-links,quota,checkpoint-flood,managed-token,body-limit,idempotency-body,untrusted-model}.test.ts \
   --exclude tests/api/hub.test.ts \
   --reporter=default --reporter=json --outputFile.json="$results/vitest-postgres-s3.json"
+
+step "soak test of the local cluster (two API servers, two workers, HAProxy, PostgreSQL, S3)"
+bash scripts/soak-ci.sh
 
 step "Python SDK tests (pytest, against a real server)"
 PYTEST_JSON_OUTPUT="$results/pytest.json" bash scripts/test-python.sh
