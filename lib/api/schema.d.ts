@@ -799,7 +799,7 @@ export interface paths {
         };
         /**
          * Download the file, with a credential or with the signed link from /meta
-         * @description With `expires`, `nonce` and `sig` no credential is needed; such a link works once: a reused or expired link answers 410, a tampered one 403.
+         * @description With `expires`, `nonce` and `sig` no credential is needed; such a link works once: a reused or expired link answers 410, a tampered one 403. When the service stores files in an S3 bucket (and presigned downloads are on), a valid link is used up and answered with a 302 to a presigned URL of the file itself, valid for at most a minute (never past the link's expiry): follow it (it needs no credential; it answers `Range` requests and names the file in `Content-Disposition`). With a credential, the file is always streamed.
          */
         get: operations["downloadDataset"];
         put?: never;
@@ -2128,7 +2128,7 @@ export interface paths {
         };
         /**
          * Download one file with a signed link from /download (counts one download per link)
-         * @description No credential: the signed link is one. A tampered link → 403; an expired one → 410. Each fetch checks again that the model exists and that the account that minted the link may still see it (else 404). A link counts one download however often it is fetched.
+         * @description No credential: the signed link is one. A tampered link → 403; an expired one → 410. Each fetch checks again that the model exists and that the account that minted the link may still see it (else 404). A link counts one download however often it is fetched. When the service stores files in an S3 bucket (and presigned downloads are on), a valid fetch is answered with a 302 to a presigned URL of the file itself, valid for at most a minute (never past the link's expiry): follow it (no credential; it answers `Range` requests; to resume later, fetch the link again for a fresh one).
          */
         get: operations["getHubFileContent"];
         put?: never;
@@ -2424,7 +2424,7 @@ export interface paths {
         put?: never;
         /**
          * Start an artifact upload: the response gives the URL, the method and the headers
-         * @description Declare the file's name, size and SHA-256. Send its bytes to `upload.url` with `upload.method` and `upload.headers` (the URL is signed and expires at `expires_at`; it needs no other credential), then call `…/complete`. A pending artifact of the same name is replaced; a complete one answers 409, as does a finalized version. A declared size that does not fit the storage quota → 402 (`storage-quota`, with the figures).
+         * @description Declare the file's name, size and SHA-256. Send its bytes to `upload.url` with `upload.method` and `upload.headers` (the URL is signed and expires at `expires_at`; it needs no other credential), then call `…/complete`. With `direct_upload: true` and files stored in an S3 bucket, the URL is a presigned one of the bucket itself (`upload.direct`); `complete` then reads the stored bytes back to check them. A pending artifact of the same name is replaced; a complete one answers 409, as does a finalized version. A declared size that does not fit the storage quota → 402 (`storage-quota`, with the figures).
          */
         post: operations["initiateModelArtifact"];
         delete?: never;
@@ -2464,7 +2464,7 @@ export interface paths {
         put?: never;
         /**
          * Mark an artifact upload complete (its size and SHA-256 are checked)
-         * @description 422 when the received bytes differ from the declared size or SHA-256 (the artifact stays pending: upload again); 409 when nothing was uploaded yet.
+         * @description 422 when the received bytes differ from the declared size or SHA-256 (the artifact stays pending: upload again); 409 when nothing was uploaded yet. After a direct upload the stored object is read back and checked here: refused bytes are deleted (upload them again), and bytes that do not fit the storage quota → 402 (`storage-quota`).
          */
         post: operations["completeModelArtifact"];
         delete?: never;
@@ -5304,6 +5304,8 @@ export interface components {
                 headers: {
                     [key: string]: string;
                 };
+                /** @description True when `url` is a presigned URL of the object store (asked with `direct_upload`): send no other credential there; its errors are the store's (XML), not problem details. */
+                direct: boolean;
             };
             /**
              * Format: date-time
@@ -5326,6 +5328,8 @@ export interface components {
             sha256: string;
             /** @default application/octet-stream */
             content_type: string;
+            /** @description Ask for a URL of the object store itself, so that the bytes do not pass through this service. Honoured when the service stores files in an S3 bucket with direct uploads on (`upload.direct` says whether it was): send exactly `size_bytes` bytes (the length is signed) with every header of `upload.headers` (they carry the SHA-256; the store may refuse a body that does not match it), then call `…/complete`, which checks the stored bytes. Default false: the URL is this service's. */
+            direct_upload?: boolean;
         };
         ModelArtifactUploadReceipt: {
             artifact_id: string;
@@ -9368,6 +9372,15 @@ export interface operations {
                     "text/csv": string;
                     "application/zip": string;
                 };
+            };
+            /** @description Signed link, file in an S3 bucket: the link is used up; `Location` is a presigned URL of the file */
+            302: {
+                headers: {
+                    /** @description A presigned URL of the file in the object store (no credential; at most 60 s) */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, unknown, revoked or expired credential */
             401: {
@@ -15374,6 +15387,15 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description File in an S3 bucket: `Location` is a presigned URL of the file (the fetch is counted) */
+            302: {
+                headers: {
+                    /** @description A presigned URL of the file in the object store (no credential; at most 60 s) */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Credential of the wrong kind, or action not allowed */
             403: {
                 headers: {
@@ -17365,6 +17387,15 @@ export interface operations {
             };
             /** @description Missing, unknown, revoked or expired credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The plan's limit is reached */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -40,6 +40,8 @@ export interface S3BlobStoreConfig {
   region: string;
   /** Unset for AWS itself. */
   endpoint: string | undefined;
+  /** Where clients reach the bucket (S3_PUBLIC_ENDPOINT): presigned URLs use it. Unset: `endpoint`. */
+  publicEndpoint?: string;
   forcePathStyle: boolean;
   /** Unset: the AWS SDK's default chain (instance role, AWS_PROFILE, web identity …). */
   credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
@@ -64,6 +66,34 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be "true" or "false" (got "${env[name]}").`);
 }
 
+/** An http(s) URL setting (S3_ENDPOINT, S3_PUBLIC_ENDPOINT) without trailing slashes; undefined when unset. */
+function endpointSetting(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim() || undefined;
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL such as http://127.0.0.1:9000 (got "${raw}").`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new ConfigError(`${name} must be an http:// or https:// URL (got "${raw}").`);
+  return raw.replace(/\/+$/, "");
+}
+
+/**
+ * With `BLOB_STORE=s3`, whether clients are sent to the bucket itself with presigned URLs:
+ * signed download links redirect there (S3_PRESIGNED_DOWNLOADS), and a registry artifact upload that
+ * asks for it gets a presigned PUT (S3_PRESIGNED_UPLOADS). Both default to true; turn them off when
+ * clients cannot reach the bucket (nor S3_PUBLIC_ENDPOINT): the bytes then pass through the API.
+ */
+export function readPresignedTransfers(env: Env = process.env): { downloads: boolean; uploads: boolean } {
+  return {
+    downloads: flag(env, "S3_PRESIGNED_DOWNLOADS", true),
+    uploads: flag(env, "S3_PRESIGNED_UPLOADS", true),
+  };
+}
+
 /** Reads and checks the object-store settings; throws ConfigError with a clear message. */
 export function readBlobStoreConfig(env: Env = process.env): BlobStoreConfig {
   const driver = env.BLOB_STORE?.trim().toLowerCase() || undefined;
@@ -82,21 +112,9 @@ export function readBlobStoreConfig(env: Env = process.env): BlobStoreConfig {
       `S3_BUCKET "${bucket}" is not a valid bucket name: 3 to 63 lower-case letters, digits, dots and hyphens.`,
     );
 
-  const rawEndpoint = env.S3_ENDPOINT?.trim() || undefined;
-  let endpoint: string | undefined;
-  if (rawEndpoint) {
-    let url: URL;
-    try {
-      url = new URL(rawEndpoint);
-    } catch {
-      throw new ConfigError(
-        `S3_ENDPOINT must be a URL such as http://127.0.0.1:9000 (got "${rawEndpoint}").`,
-      );
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:")
-      throw new ConfigError(`S3_ENDPOINT must be an http:// or https:// URL (got "${rawEndpoint}").`);
-    endpoint = rawEndpoint.replace(/\/+$/, "");
-  }
+  const endpoint = endpointSetting(env, "S3_ENDPOINT");
+  const publicEndpoint = endpointSetting(env, "S3_PUBLIC_ENDPOINT");
+  readPresignedTransfers(env); // a value that cannot work stops the start, not a later download
 
   const region = env.S3_REGION?.trim() || env.AWS_REGION?.trim() || (endpoint ? "us-east-1" : "");
   if (!region) throw new ConfigError("BLOB_STORE=s3 on AWS needs S3_REGION (for example eu-west-1).");
@@ -114,6 +132,7 @@ export function readBlobStoreConfig(env: Env = process.env): BlobStoreConfig {
     bucket,
     region,
     endpoint,
+    ...(publicEndpoint && { publicEndpoint }),
     // Servers of our own (an endpoint) rarely have per-bucket host names; AWS prefers virtual hosts.
     forcePathStyle: flag(env, "S3_FORCE_PATH_STYLE", endpoint !== undefined),
     credentials:

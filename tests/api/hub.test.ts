@@ -100,8 +100,10 @@ async function publishedModel(key: string, fields: Record<string, unknown> = {})
   return { id: m.id, weights: a.json.id as string, config: b.json.id as string };
 }
 
+/** A signed link fetched as a client would: a redirect to the object store (files in S3) is followed. */
 async function fetchSigned(url: string) {
-  const res = await app.request(url, { headers: { Host: "localhost" } });
+  let res = await app.request(url, { headers: { Host: "localhost" } });
+  if (res.status === 302) res = await fetch(res.headers.get("location") ?? "");
   return { status: res.status, res, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 

@@ -36,10 +36,14 @@ async function publishedModel(name: string) {
   return { id: m.json.id as string, fileId: f.json.id as string };
 }
 
+/** A link fetched as a client would: a redirect to the object store (files in S3) is followed. */
 const fetchLink = async (url: string) => {
   const res = await app.request(url, { headers: { Host: "localhost" } });
   await res.arrayBuffer();
-  return res.status;
+  if (res.status !== 302) return res.status;
+  const direct = await fetch(res.headers.get("location") ?? "");
+  await direct.arrayBuffer();
+  return direct.status;
 };
 
 async function downloads(id: string): Promise<number> {

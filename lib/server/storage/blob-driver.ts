@@ -64,6 +64,8 @@ export interface PresignGetOptions {
   /** Sent back as `Content-Disposition: attachment; filename=…`. */
   filename?: string;
   contentType?: string;
+  /** Sent back as `Cache-Control`. */
+  cacheControl?: string;
 }
 
 export interface PresignPutOptions {
@@ -74,6 +76,8 @@ export interface PresignPutOptions {
    * `x-amz-checksum-sha256` headers the client must send, and S3 refuses a body that does not match.
    */
   sha256?: string;
+  /** The exact body length: a signed `Content-Length` the client must send (S3 refuses another). */
+  contentLength?: number;
 }
 
 export interface BlobStore {

@@ -19,6 +19,7 @@ import {
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { S3BlobStoreConfig } from "../config";
+import { attachmentDisposition } from "../http/content-disposition";
 import {
   type BlobHead,
   BlobRangeError,
@@ -63,11 +64,6 @@ function base64OfHex(hex: string): string {
   return Buffer.from(hex, "hex").toString("base64");
 }
 
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
-
 /**
  * Blobs in an S3-compatible bucket (AWS S3, Ceph RGW, MinIO, R2 …). Small content is buffered, hashed
  * and sent in one PutObject (atomic). Larger content is a multipart upload to a temporary key
@@ -78,6 +74,8 @@ function contentDisposition(filename: string): string {
 export class S3BlobStore implements BlobStore {
   readonly driver = "s3" as const;
   readonly client: S3Client;
+  /** Signs presigned URLs for the address clients reach (S3_PUBLIC_ENDPOINT); else `client`. */
+  private readonly presigner: S3Client;
   readonly bucket: string;
   private readonly partSize: number;
   private readonly threshold: number;
@@ -85,16 +83,23 @@ export class S3BlobStore implements BlobStore {
 
   constructor(config: S3BlobStoreConfig, tuning: S3BlobStoreTuning = {}) {
     this.bucket = config.bucket;
-    this.client = new S3Client({
-      region: config.region,
-      endpoint: config.endpoint,
-      forcePathStyle: config.forcePathStyle,
-      credentials: config.credentials,
-      // The SDK's default CRC32 on every request is not understood by every S3-compatible server and
-      // would be baked into presigned URLs; integrity is our SHA-256 (sent as a checksum where known).
-      requestChecksumCalculation: "WHEN_REQUIRED",
-      responseChecksumValidation: "WHEN_REQUIRED",
-    });
+    const clientFor = (endpoint: string | undefined) =>
+      new S3Client({
+        region: config.region,
+        endpoint,
+        forcePathStyle: config.forcePathStyle,
+        credentials: config.credentials,
+        // The SDK's default CRC32 on every request is not understood by every S3-compatible server and
+        // would be baked into presigned URLs; integrity is our SHA-256 (sent as a checksum where known).
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+      });
+    this.client = clientFor(config.endpoint);
+    // Signing is local (no request is sent): a second client only changes the host in the URL.
+    this.presigner =
+      config.publicEndpoint && config.publicEndpoint !== config.endpoint
+        ? clientFor(config.publicEndpoint)
+        : this.client;
     this.partSize = Math.max(tuning.partSize ?? 8 * MIB, 5 * MIB);
     this.threshold = tuning.multipartThreshold ?? this.partSize;
     this.queueSize = tuning.queueSize ?? 2;
@@ -335,12 +340,13 @@ export class S3BlobStore implements BlobStore {
   async presignGet(key: string, opts: PresignGetOptions): Promise<string> {
     assertBlobKey(key);
     return getSignedUrl(
-      this.client,
+      this.presigner,
       new GetObjectCommand({
         Bucket: this.bucket,
         Key: key,
-        ResponseContentDisposition: opts.filename ? contentDisposition(opts.filename) : undefined,
+        ResponseContentDisposition: opts.filename ? attachmentDisposition(opts.filename) : undefined,
         ResponseContentType: opts.contentType,
+        ResponseCacheControl: opts.cacheControl,
       }),
       { expiresIn: opts.expiresInSeconds },
     );
@@ -350,11 +356,12 @@ export class S3BlobStore implements BlobStore {
     assertBlobKey(key);
     const sha256 = opts.sha256?.toLowerCase();
     return getSignedUrl(
-      this.client,
+      this.presigner,
       new PutObjectCommand({
         Bucket: this.bucket,
         Key: key,
         ContentType: opts.contentType,
+        ContentLength: opts.contentLength,
         Metadata: sha256 ? { sha256 } : undefined,
         ChecksumSHA256: sha256 ? base64OfHex(sha256) : undefined,
       }),

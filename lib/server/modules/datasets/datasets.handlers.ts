@@ -1,4 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
+import { attachmentDisposition } from "../../http/content-disposition";
 import { currentUser } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
 import { getDatasetTask as getTask, startFetchFromUrl, startPiiScan } from "./dataset-jobs";
@@ -103,23 +104,22 @@ export const getDatasetMeta: RouteHandler<typeof r.getDatasetMeta, AppEnv> = asy
   return c.json(await getMeta(c.get("db"), currentUser(c), c.req.valid("param").dataset_id, origin), 200);
 };
 
-function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
-
 export const downloadDataset: RouteHandler<typeof r.downloadDataset, AppEnv> = async (c) => {
   const db = c.get("db");
   const id = c.req.valid("param").dataset_id;
   const q = c.req.valid("query");
   const signed = q.expires !== undefined || q.nonce !== undefined || q.sig !== undefined;
-  const file: DatasetFile = signed
-    ? await openDatasetWithLink(db, id, q)
-    : await openDatasetForViewer(db, currentUser(c), id, q.version_id);
+  let file: DatasetFile;
+  if (signed) {
+    const got = await openDatasetWithLink(db, id, q);
+    if ("redirect" in got)
+      return c.body(null, 302, { Location: got.redirect, "Cache-Control": "private, no-store" });
+    file = got.file;
+  } else file = await openDatasetForViewer(db, currentUser(c), id, q.version_id);
   return c.body(file.stream, 200, {
     "Content-Type": file.contentType,
     "Content-Length": String(file.size),
-    "Content-Disposition": contentDisposition(file.fileName),
+    "Content-Disposition": attachmentDisposition(file.fileName),
     ETag: `"${file.contentHash}"`,
     "Cache-Control": "private, no-store",
     "X-Content-Type-Options": "nosniff",

@@ -179,7 +179,11 @@ export const downloadDataset = createRoute({
   summary: "Download the file, with a credential or with the signed link from /meta",
   description:
     "With `expires`, `nonce` and `sig` no credential is needed; such a link works once: a reused or expired " +
-    "link answers 410, a tampered one 403.",
+    "link answers 410, a tampered one 403. When the service stores files in an S3 bucket (and presigned " +
+    "downloads are on), a valid link is used up and answered with a 302 to a presigned URL of the file " +
+    "itself, valid for at most a minute (never past the link's expiry): follow it (it needs no credential; " +
+    "it answers `Range` requests and names the file in `Content-Disposition`). With a credential, the " +
+    "file is always streamed.",
   security: security([...userCreds], true),
   middleware: [credentials([...userCreds], { optional: true })],
   request: { params: s.datasetIdParams, query: s.downloadQuerySchema },
@@ -187,6 +191,17 @@ export const downloadDataset = createRoute({
     200: {
       description: "The file",
       content: { "application/octet-stream": fileBytes, "text/csv": fileBytes, "application/zip": fileBytes },
+    },
+    302: {
+      description:
+        "Signed link, file in an S3 bucket: the link is used up; `Location` is a presigned URL of the file",
+      headers: {
+        Location: {
+          required: true,
+          description: "A presigned URL of the file in the object store (no credential; at most 60 s)",
+          schema: { type: "string" as const, format: "uri" },
+        },
+      },
     },
     410: {
       description: "The signed link was already used or has expired",

@@ -6,6 +6,7 @@ import type { Db } from "../../db/client";
 import { type DatasetFormat, datasets } from "../../db/schema";
 import { NotFoundError } from "../../errors";
 import { blobStore } from "../../storage/blob-stores";
+import { presignedDownloadUrl } from "../../storage/presigned";
 import { currentVersionOf, readableDataset, type Viewer, versionOf } from "./access";
 import { builtinPath, builtinVersionData, builtinVersionId, findBuiltin, isBuiltinId } from "./builtin";
 import { datasetView } from "./datasets";
@@ -111,12 +112,29 @@ export async function openDatasetForViewer(
   return openVersionFile(db, datasetId, resolved.versionId);
 }
 
-/** Download with a signed link from /meta (no credential): the link is used up. */
+/** What a signed link answers: the file streamed, or a redirect to the object itself. */
+export type DatasetLinkDownload = { file: DatasetFile } | { redirect: string };
+
+/**
+ * Download with a signed link from /meta (no credential): the link is used up first (single-use as
+ * ever), then, when the file is in an S3 bucket and presigned downloads are on, the answer is a
+ * redirect to a presigned GET of that object, valid for at most a minute and never past the link's
+ * own expiry; otherwise the bytes are streamed. Built-in datasets are always streamed.
+ */
 export async function openDatasetWithLink(
   db: Db,
   datasetId: string,
   params: Partial<SignedLinkParams>,
-): Promise<DatasetFile> {
-  const versionId = await consumeDownloadLink(db, datasetId, params);
-  return openVersionFile(db, datasetId, versionId);
+): Promise<DatasetLinkDownload> {
+  const { versionId, expiresAt } = await consumeDownloadLink(db, datasetId, params);
+  if (!isBuiltinId(datasetId)) {
+    const v = await versionOf(db, datasetId, versionId);
+    const url = await presignedDownloadUrl(v.blobKey, {
+      filename: v.fileName,
+      contentType: CONTENT_TYPES[v.schema.format],
+      notAfter: expiresAt,
+    });
+    if (url) return { redirect: url };
+  }
+  return { file: await openVersionFile(db, datasetId, versionId) };
 }

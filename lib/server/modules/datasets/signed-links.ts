@@ -60,12 +60,12 @@ export async function mintDownloadLink(
   };
 }
 
-/** Verifies a signed link and uses it up; returns the version it grants. */
+/** Verifies a signed link and uses it up; returns the version it grants and the link's expiry. */
 export async function consumeDownloadLink(
   db: Db,
   datasetId: string,
   params: Partial<SignedLinkParams>,
-): Promise<string> {
+): Promise<{ versionId: string; expiresAt: Date }> {
   const { version_id: versionId, expires, nonce, sig } = params;
   if (!versionId || !expires || !nonce || !sig) throw new ForbiddenError("The download link is incomplete.");
   const exp = Number(expires);
@@ -97,5 +97,5 @@ export async function consumeDownloadLink(
       throw new LinkGoneError("The download link has already been used; links are single-use.");
     throw new LinkGoneError("The download link has expired; get a new one from /meta.");
   }
-  return used.versionId;
+  return { versionId: used.versionId, expiresAt: new Date(exp * 1000) };
 }

@@ -48,6 +48,8 @@ function receiveMultipart(
       parser = busboy({
         headers: { "content-type": contentType },
         limits: { fields: 20, fieldSize: 16 * 1024, parts: 40, headerPairs: 100 },
+        // Browsers send a file name's UTF-8 bytes as they are (busboy's default reads them as Latin-1).
+        defParamCharset: "utf8",
       });
     } catch {
       reject(new BadRequestError("The body must be multipart/form-data with a boundary."));

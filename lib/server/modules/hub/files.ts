@@ -26,6 +26,7 @@ import { offsetOf, type PageQuery, paged } from "../../http/paging";
 import { newId } from "../../ids";
 import { planOf } from "../../plans";
 import { blobStore } from "../../storage/blob-stores";
+import { presignedDownloadUrl } from "../../storage/presigned";
 import { commitWithinQuota, StorageBudget } from "../account/storage-quota";
 import { findOwnedModel, findVisibleModel } from "./access";
 import { FILE_PATH_PATTERN, type HubFileView } from "./hub.schemas";
@@ -157,6 +158,8 @@ function receiveMultipart(
       parser = busboy({
         headers: { "content-type": contentType },
         limits: { fields: 10, fieldSize: 4096, parts: 20, headerPairs: 100 },
+        // Browsers send a file name's UTF-8 bytes as they are (busboy's default reads them as Latin-1).
+        defParamCharset: "utf8",
       });
     } catch {
       reject(new BadRequestError("The body must be multipart/form-data with a boundary."));
@@ -385,13 +388,23 @@ async function countDownload(db: Db, modelId: string, link: VerifiedHubLink): Pr
     .where(eq(hubModels.id, modelId));
 }
 
-/** A link's content: the model must still exist and be visible to the account that minted the link. */
+/** The name a downloaded file is saved under: the last segment of its path. */
+export function downloadName(file: Pick<HubModelFileRow, "path">): string {
+  return file.path.split("/").pop() ?? file.path;
+}
+
+/**
+ * A link's content: the model must still exist and be visible to the account that minted the link;
+ * the fetch is counted. Then, when the file is in an S3 bucket and presigned downloads are on, a
+ * presigned URL of the object (at most a minute, never past the link's expiry) to redirect to;
+ * otherwise its bytes, streamed.
+ */
 export async function openFileContent(
   db: Db,
   modelId: string,
   fileId: string,
   link: VerifiedHubLink,
-): Promise<{ file: HubModelFileRow; stream: ReadableStream<Uint8Array> }> {
+): Promise<{ file: HubModelFileRow } & ({ stream: ReadableStream<Uint8Array> } | { redirect: string })> {
   await findVisibleModel(db, link.viewerId, modelId);
   const [file] = await db
     .select()
@@ -399,6 +412,15 @@ export async function openFileContent(
     .where(and(eq(hubModelFiles.id, fileId), eq(hubModelFiles.modelId, modelId)))
     .limit(1);
   if (!file) throw new NotFoundError("Hub model file");
+  const redirect = await presignedDownloadUrl(file.blobKey, {
+    filename: downloadName(file),
+    contentType: file.contentType,
+    notAfter: link.expiresAt,
+  });
+  if (redirect) {
+    await countDownload(db, modelId, link);
+    return { file, redirect };
+  }
   const blob = await blobStore().get(file.blobKey);
   if (!blob) throw new NotFoundError("Hub model file");
   await countDownload(db, modelId, link);

@@ -1,5 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { attachmentDisposition } from "../../http/content-disposition";
 import { currentUser } from "../../http/credentials";
 import type { AppEnv } from "../../http/env";
 import * as files from "./files";
@@ -16,10 +17,9 @@ function viewerId(c: Context<AppEnv>): string | null {
 }
 
 function attachment(filename: string, type: string) {
-  const ascii = filename.replace(/[^A-Za-z0-9._ -]/g, "_");
   return {
     "Content-Type": type,
-    "Content-Disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    "Content-Disposition": attachmentDisposition(filename),
     "Cache-Control": "private, no-store",
     "X-Content-Type-Options": "nosniff",
   };
@@ -90,11 +90,13 @@ export const listHubFiles: RouteHandler<typeof r.listHubFiles, AppEnv> = async (
 export const getHubFileContent: RouteHandler<typeof r.getHubFileContent, AppEnv> = async (c) => {
   const { model_id, file_id } = c.req.valid("param");
   const link = verifyHubLink(model_id, file_id, c.req.valid("query"));
-  const { file, stream } = await files.openFileContent(c.get("db"), model_id, file_id, link);
-  return c.body(stream, 200, {
-    ...attachment(file.path.split("/").pop() ?? file.path, file.contentType),
-    "Content-Length": String(file.sizeBytes),
-    ETag: `"${file.sha256}"`,
+  const got = await files.openFileContent(c.get("db"), model_id, file_id, link);
+  if ("redirect" in got)
+    return c.body(null, 302, { Location: got.redirect, "Cache-Control": "private, no-store" });
+  return c.body(got.stream, 200, {
+    ...attachment(files.downloadName(got.file), got.file.contentType),
+    "Content-Length": String(got.file.sizeBytes),
+    ETag: `"${got.file.sha256}"`,
   });
 };
 

@@ -217,13 +217,26 @@ export const getHubFileContent = createRoute({
   description:
     "No credential: the signed link is one. A tampered link → 403; an expired one → 410. Each fetch checks " +
     "again that the model exists and that the account that minted the link may still see it (else 404). " +
-    "A link counts one download however often it is fetched.",
+    "A link counts one download however often it is fetched. When the service stores files in an S3 " +
+    "bucket (and presigned downloads are on), a valid fetch is answered with a 302 to a presigned URL of " +
+    "the file itself, valid for at most a minute (never past the link's expiry): follow it (no credential; " +
+    "it answers `Range` requests; to resume later, fetch the link again for a fresh one).",
   ...signed,
   request: { params: s.hubFileParams, query: s.signedQuerySchema },
   responses: {
     200: {
       description: "The file's bytes, streamed",
       content: { "application/octet-stream": { schema: { type: "string" as const, format: "binary" } } },
+    },
+    302: {
+      description: "File in an S3 bucket: `Location` is a presigned URL of the file (the fetch is counted)",
+      headers: {
+        Location: {
+          required: true,
+          description: "A presigned URL of the file in the object store (no credential; at most 60 s)",
+          schema: { type: "string" as const, format: "uri" },
+        },
+      },
     },
     ...errors(403, 404, 410),
   },

@@ -4,6 +4,8 @@
  * the blob store (hashed and counted on the way, never buffered) under a name of its own, then
  * points the artifact at them; `complete` checks the received size and digest against the declared
  * ones (422 and still pending on a mismatch). Nothing changes once the version is finalized.
+ * With `direct_upload` on an S3 bucket the PUT goes to the bucket itself and `complete` adopts the
+ * staging object first (direct-uploads.ts).
  */
 import { randomBytes } from "node:crypto";
 import { and, asc, count, eq } from "drizzle-orm";
@@ -16,6 +18,7 @@ import { blobStore } from "../../storage/blob-stores";
 import { commitWithinQuota, StorageBudget } from "../account/storage-quota";
 import { storeStreamedFile } from "../training/ingest";
 import { isUniqueViolation } from "./db-errors";
+import { adoptStagedUpload, artifactStagingKey, presignArtifactUpload } from "./direct-uploads";
 import {
   type InitiateArtifactBody,
   type InitiateArtifactResponse,
@@ -88,12 +91,33 @@ export async function initiateArtifact(
       throw err;
     });
   if (replaced?.blobKey) await deleteBlobAndLocalFile(replaced.blobKey).catch(() => {});
+  if (replaced)
+    await blobStore()
+      .delete(artifactStagingKey(replaced.id))
+      .catch(() => {});
   const link = signUploadLink(version.id, id);
+  const direct = body.direct_upload
+    ? await presignArtifactUpload(
+        { id, sizeBytes: body.size_bytes, sha256: body.sha256, contentType: body.content_type },
+        link.expiresAt,
+      )
+    : null;
+  if (direct)
+    return {
+      artifact_id: id,
+      upload: { url: direct.url, method: "PUT", headers: direct.headers, direct: true },
+      expires_at: link.expiresAt.toISOString(),
+    };
   const url = new URL(uploadPath(version.id, id), origin);
   for (const [k, v] of Object.entries(link.query)) url.searchParams.set(k, v);
   return {
     artifact_id: id,
-    upload: { url: url.toString(), method: "PUT", headers: { "Content-Type": body.content_type } },
+    upload: {
+      url: url.toString(),
+      method: "PUT",
+      headers: { "Content-Type": body.content_type },
+      direct: false,
+    },
     expires_at: link.expiresAt.toISOString(),
   };
 }
@@ -172,7 +196,11 @@ export async function completeArtifact(
   versionId: string,
   artifactId: string,
 ): Promise<ModelArtifactView> {
-  await findOwnedArtifact(db, ownerId, versionId, artifactId);
+  const { version, artifact } = await findOwnedArtifact(db, ownerId, versionId, artifactId);
+  if (artifact.state === "complete") return artifactView(artifact); // completing twice is harmless
+  if (version.state !== "pending") throw finalizedError();
+  // A direct upload's bytes are in a staging object: checked and moved into place first.
+  await adoptStagedUpload(db, ownerId, artifact, `${REGISTRY_BLOB_AREA}/${newArtifactBlobId(artifactId)}`);
   return db.transaction(async (tx) => {
     const [current] = await tx
       .select({ a: modelArtifacts, state: modelVersions.state })
@@ -186,7 +214,8 @@ export async function completeArtifact(
     if (current.state !== "pending") throw finalizedError();
     if (!a.blobKey || a.receivedSize === null || a.receivedSha256 === null)
       throw new ConflictError(
-        "No bytes have been uploaded for this artifact yet: PUT them to its upload URL.",
+        "No bytes have been uploaded for this artifact yet (or they were removed after its upload URL " +
+          "expired): PUT them to its upload URL.",
       );
     const errors = [
       ...(a.receivedSize !== a.sizeBytes

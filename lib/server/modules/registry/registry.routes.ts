@@ -224,7 +224,9 @@ export const initiateModelArtifact = createRoute({
   description:
     "Declare the file's name, size and SHA-256. Send its bytes to `upload.url` with `upload.method` " +
     "and `upload.headers` (the URL is signed and expires at `expires_at`; it needs no other " +
-    "credential), then call `…/complete`. A pending artifact of the same name is replaced; a " +
+    "credential), then call `…/complete`. With `direct_upload: true` and files stored in an S3 bucket, " +
+    "the URL is a presigned one of the bucket itself (`upload.direct`); `complete` then reads the stored " +
+    "bytes back to check them. A pending artifact of the same name is replaced; a " +
     "complete one answers 409, as does a finalized version. A declared size that does not fit the " +
     "storage quota → 402 (`storage-quota`, with the figures).",
   ...auth,
@@ -265,12 +267,14 @@ export const completeModelArtifact = createRoute({
   summary: "Mark an artifact upload complete (its size and SHA-256 are checked)",
   description:
     "422 when the received bytes differ from the declared size or SHA-256 (the artifact stays " +
-    "pending: upload again); 409 when nothing was uploaded yet.",
+    "pending: upload again); 409 when nothing was uploaded yet. After a direct upload the stored object " +
+    "is read back and checked here: refused bytes are deleted (upload them again), and bytes that do not " +
+    "fit the storage quota → 402 (`storage-quota`).",
   ...auth,
   request: { params: artifactParams },
   responses: {
     200: jsonContent(modelArtifactSchema, "The complete artifact"),
-    ...errors(401, 403, 404, 409, 422),
+    ...errors(401, 402, 403, 404, 409, 422),
   },
 });
 

@@ -194,6 +194,17 @@ export const initiateArtifactBodySchema = z
       .regex(/^[\w.+-]+\/[\w.+-]+$/, "A media type such as application/octet-stream.")
       .max(127)
       .default("application/octet-stream"),
+    direct_upload: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "Ask for a URL of the object store itself, so that the bytes do not pass through this service. " +
+          "Honoured when the service stores files in an S3 bucket with direct uploads on (`upload.direct` " +
+          "says whether it was): send exactly `size_bytes` bytes (the length is signed) with every header of " +
+          "`upload.headers` (they carry the SHA-256; the store may refuse a body that does not match it), " +
+          "then call `…/complete`, which checks the stored bytes. Default false: the URL is this service's.",
+      }),
   })
   .strict()
   .openapi("InitiateModelArtifact", {
@@ -213,6 +224,11 @@ export const initiateArtifactResponseSchema = z
       url: z.string().openapi({ description: "Send the file's bytes here (signed; no other credential)." }),
       method: z.literal("PUT"),
       headers: z.record(z.string(), z.string()).openapi({ description: "Headers to send with the bytes." }),
+      direct: z.boolean().openapi({
+        description:
+          "True when `url` is a presigned URL of the object store (asked with `direct_upload`): send no " +
+          "other credential there; its errors are the store's (XML), not problem details.",
+      }),
     }),
     expires_at: dateTime().openapi({ description: "When the upload URL stops working." }),
   })

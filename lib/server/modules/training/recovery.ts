@@ -5,9 +5,9 @@
  *   cancelled when that was asked;
  * - jobs waiting for a slot are dispatched (a dispatch lost to a crash is redone);
  * - blobs orphaned by a crash are swept through the blob store (either driver): what interrupted
- *   writes left (temporary files, incomplete multipart uploads) and checkpoint or artifact objects no
- *   row references, once older than `orphanAgeMs` (zero in embedded mode at
- *   start, when no other process can be writing).
+ *   writes left (temporary files, incomplete multipart uploads, direct uploads' staging objects never
+ *   completed) and checkpoint or artifact objects no row references, once older than `orphanAgeMs`
+ *   (zero in embedded mode at start, when no other process can be writing).
  */
 import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -15,6 +15,7 @@ import { jobs, trainingCheckpoints, trainingJobs } from "../../db/schema";
 import { deleteBlobAndLocalFile } from "../../storage/blob-cache";
 import type { BlobStore } from "../../storage/blob-driver";
 import { blobStore } from "../../storage/blob-stores";
+import { STAGING_PREFIX } from "../../storage/presigned";
 import { dispatchQueuedJobs } from "./dispatch";
 import { transitionJob } from "./state";
 
@@ -92,6 +93,11 @@ export async function sweepOrphanBlobs(
   // Written at or before `ageMs` ago (everything with zero, at the start of a sole process).
   const cutoff = new Date(Date.now() - ageMs + 1);
   let removed = await store.sweepIncomplete(cutoff);
+  // Direct uploads never completed (a staging object is moved into place or deleted by `complete`).
+  for (const key of await keysOlderThan(store, STAGING_PREFIX, cutoff)) {
+    await store.delete(key);
+    removed += 1;
+  }
   const checkpointKeys = await keysOlderThan(store, "checkpoints/", cutoff);
   if (checkpointKeys.length > 0) {
     const known = new Set(
