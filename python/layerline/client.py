@@ -448,7 +448,8 @@ class Registry(_Area):
     ) -> ModelVersion:
         """Pushes a new version of the model entry named (or with the id) ``model``, creating the entry
         when there is none: from a succeeded ``job_id``, or from local ``files`` (each streamed with its
-        SHA-256 declared and checked). Returns the finalized version."""
+        SHA-256 declared and checked; to the object store itself when the server stores files in S3).
+        Returns the finalized version."""
         entry = next((m for m in self.list_models() if model in (m.id, m.name)), None)
         if entry is None:
             entry = self.create_model(model, task=task)
@@ -466,7 +467,8 @@ class Registry(_Area):
             start = self._c.request(
                 "POST",
                 f"{base}/artifacts:initiate",
-                json_body={"name": path.name, "size_bytes": size, "sha256": _sha256(path)},
+                # Straight to the object store when the server offers it (files in S3), else to the API.
+                json_body={"name": path.name, "size_bytes": size, "sha256": _sha256(path), "direct_upload": True},
                 retry=True,
             )
             upload = start["upload"]
