@@ -94,7 +94,10 @@ async function measure(pid: number, fn: () => Promise<number>): Promise<Measure>
   return { apiBytes, apiCpu: cpuSeconds(pid) - cpu, wall: (performance.now() - t) / 1000 };
 }
 
-async function phase(direct: boolean, data: Uint8Array): Promise<{ download: Measure; upload: Measure }> {
+async function phase(
+  direct: boolean,
+  data: Uint8Array<ArrayBuffer>,
+): Promise<{ download: Measure; upload: Measure }> {
   const api = await startApi({
     S3_PRESIGNED_DOWNLOADS: String(direct),
     S3_PRESIGNED_UPLOADS: String(direct),
@@ -203,7 +206,7 @@ async function main(): Promise<void> {
   });
   delete process.env.DATABASE_URL;
   try {
-    const data = randomBytes(SIZE);
+    const data = new Uint8Array(randomBytes(SIZE));
     const through = await phase(false, data);
     const direct = await phase(true, data);
     const mb = (n: number) => `${(n / MB).toFixed(1)} MB`;
