@@ -2128,7 +2128,7 @@ export interface paths {
         };
         /**
          * Download one file with a signed link from /download (counts one download per link)
-         * @description No credential: the signed link is one. A tampered link → 403; an expired one → 410. Each fetch checks again that the model exists and that the account that minted the link may still see it (else 404). A link counts one download however often it is fetched. When the service stores files in an S3 bucket (and presigned downloads are on), a valid fetch is answered with a 302 to a presigned URL of the file itself, valid for at most a minute (never past the link's expiry): follow it (no credential; it answers `Range` requests; to resume later, fetch the link again for a fresh one).
+         * @description No credential: the signed link is one. A tampered link → 403; an expired one → 410. Each fetch checks again that the model exists and that the account that minted the link may still see it (else 404). A link counts one download however often it is fetched. When the service stores files in an S3 bucket (and presigned downloads are on), a valid fetch is answered with a 302 to a presigned URL of the file itself, valid for at most a minute (never past the link's expiry): follow it (no credential; it answers `Range` requests; to resume later, fetch the link again for a fresh one). Streamed, one `Range: bytes=…` range is answered with 206 (`If-Range` with the file's ETag is honoured; several ranges get the whole file), one starting past the end with 416.
          */
         get: operations["getHubFileContent"];
         put?: never;
@@ -15387,6 +15387,15 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description The range asked for (`Content-Range` says which bytes of how many) */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
             /** @description File in an S3 bucket: `Location` is a presigned URL of the file (the fetch is counted) */
             302: {
                 headers: {
@@ -15416,6 +15425,15 @@ export interface operations {
             };
             /** @description Error */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The range starts past the end of the file (`Content-Range: bytes *\/<size>`) */
+            416: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -247,6 +247,50 @@ describe("a hub file's signed link", () => {
     presignedTarget((await call(app, "GET", late.url)).res, 10);
   });
 
+  it("streamed (local disk, or S3_PRESIGNED_DOWNLOADS=false), a range is answered too", async () => {
+    const { id, fileId } = await hubFile("Streamed ranges");
+    const link = await call(app, "POST", `/api/v1/hub/models/${id}/download`, { body: { file_id: fileId } });
+    const get = (headers: Record<string, string>) =>
+      withEnv({ S3_PRESIGNED_DOWNLOADS: "false" }, async () => {
+        const res = await app.request(link.json.url, { headers: { Host: "localhost", ...headers } });
+        return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
+      });
+    const whole = await get({});
+    expect(whole.res.status).toBe(200);
+    expect(whole.res.headers.get("accept-ranges")).toBe("bytes");
+    const etag = whole.res.headers.get("etag") ?? "";
+    expect(etag).toBe(`"${sha256(BYTES)}"`);
+    for (const [range, start, end] of [
+      ["bytes=1000-1009", 1000, 1009],
+      ["bytes=2990-", 2990, 2999],
+      ["bytes=-7", 2993, 2999],
+      ["bytes=2995-9999", 2995, 2999],
+    ] as const) {
+      const part = await get({ Range: range, "If-Range": etag });
+      expect(part.res.status, range).toBe(206);
+      expect(part.res.headers.get("content-range")).toBe(`bytes ${start}-${end}/${BYTES.byteLength}`);
+      expect(part.res.headers.get("content-length")).toBe(String(end - start + 1));
+      expect([...part.bytes]).toEqual([...BYTES.subarray(start, end + 1)]);
+    }
+    // Another version named by If-Range, several ranges, or a malformed one: the whole file.
+    for (const headers of [
+      { Range: "bytes=0-9", "If-Range": '"0000"' },
+      { Range: "bytes=0-9,20-29" },
+      { Range: "items=0-9" },
+    ]) {
+      const all = await get(headers);
+      expect(all.res.status).toBe(200);
+      expect(all.bytes.byteLength).toBe(BYTES.byteLength);
+    }
+    const past = await call(app, "GET", link.json.url, { headers: { Range: "bytes=3000-" } });
+    if (onS3()) expect(past.status).toBe(302);
+    else {
+      expect(past.status).toBe(416);
+      expect(past.res.headers.get("content-range")).toBe(`bytes */${BYTES.byteLength}`);
+    }
+    expect(await downloads(id)).toBe(1);
+  });
+
   it("refuses forged, expired and no-longer-visible links before any redirect", async () => {
     const { id, fileId } = await hubFile("Soon hidden");
     const link = await call(app, "POST", `/api/v1/hub/models/${id}/download`, { body: { file_id: fileId } });

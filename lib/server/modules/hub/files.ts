@@ -25,6 +25,7 @@ import {
 import { offsetOf, type PageQuery, paged } from "../../http/paging";
 import { newId } from "../../ids";
 import { planOf } from "../../plans";
+import { BlobRangeError, type BlobRead, type ByteRange } from "../../storage/blob-driver";
 import { blobStore } from "../../storage/blob-stores";
 import { presignedDownloadUrl } from "../../storage/presigned";
 import { commitWithinQuota, StorageBudget } from "../account/storage-quota";
@@ -393,18 +394,53 @@ export function downloadName(file: Pick<HubModelFileRow, "path">): string {
   return file.path.split("/").pop() ?? file.path;
 }
 
+function rangeNotSatisfiable(size: number): DomainError {
+  return new DomainError(416, "Range Not Satisfiable", `The file has ${size} bytes.`, undefined, {
+    "Content-Range": `bytes */${size}`,
+  });
+}
+
+/**
+ * The one `bytes=` range a `Range` header asks of a file of `size` bytes (`a-b`, `a-`, or the last
+ * `-n`); undefined for none, and for what this server ignores and answers whole (several ranges, a
+ * malformed header). 416 when the range starts past the end.
+ */
+export function requestedRange(header: string | undefined, size: number): ByteRange | undefined {
+  const m = header ? /^bytes=(\d{0,15})-(\d{0,15})$/.exec(header.trim()) : null;
+  if (!m || (m[1] === "" && m[2] === "")) return undefined;
+  if (m[1] === "") {
+    const last = Number(m[2]);
+    if (last === 0 || size === 0) throw rangeNotSatisfiable(size);
+    return { start: Math.max(0, size - last) };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === "" ? undefined : Number(m[2]);
+  if (end !== undefined && end < start) return undefined;
+  if (start >= size) throw rangeNotSatisfiable(size);
+  return { start, end: end === undefined ? undefined : Math.min(end, size - 1) };
+}
+
+/** A file's bytes as streamed: the whole file, or the range asked for. */
+export interface FileContent {
+  stream: ReadableStream<Uint8Array>;
+  /** Set for a range: the bytes sent, both included. */
+  range?: { start: number; end: number };
+}
+
 /**
  * A link's content: the model must still exist and be visible to the account that minted the link;
  * the fetch is counted. Then, when the file is in an S3 bucket and presigned downloads are on, a
- * presigned URL of the object (at most a minute, never past the link's expiry) to redirect to;
- * otherwise its bytes, streamed.
+ * presigned URL of the object (at most a minute, never past the link's expiry) to redirect to (the
+ * store answers the client's `Range` there); otherwise its bytes, streamed: the range asked for
+ * (see requestedRange; unless `If-Range` names another version) or all of them.
  */
 export async function openFileContent(
   db: Db,
   modelId: string,
   fileId: string,
   link: VerifiedHubLink,
-): Promise<{ file: HubModelFileRow } & ({ stream: ReadableStream<Uint8Array> } | { redirect: string })> {
+  asked: { range?: string; ifRange?: string } = {},
+): Promise<{ file: HubModelFileRow } & (FileContent | { redirect: string })> {
   await findVisibleModel(db, link.viewerId, modelId);
   const [file] = await db
     .select()
@@ -421,10 +457,19 @@ export async function openFileContent(
     await countDownload(db, modelId, link);
     return { file, redirect };
   }
-  const blob = await blobStore().get(file.blobKey);
+  // A range applies to the version the client holds only (If-Range names it by its ETag).
+  const current = !asked.ifRange || asked.ifRange === `"${file.sha256}"`;
+  const range = current ? requestedRange(asked.range, file.sizeBytes) : undefined;
+  let blob: BlobRead | null;
+  try {
+    blob = await blobStore().get(file.blobKey, { range });
+  } catch (err) {
+    if (err instanceof BlobRangeError) throw rangeNotSatisfiable(err.size);
+    throw err;
+  }
   if (!blob) throw new NotFoundError("Hub model file");
   await countDownload(db, modelId, link);
-  return { file, stream: blob.stream };
+  return { file, stream: blob.stream, ...(range && { range: { start: blob.start, end: blob.end } }) };
 }
 
 /**

@@ -90,14 +90,24 @@ export const listHubFiles: RouteHandler<typeof r.listHubFiles, AppEnv> = async (
 export const getHubFileContent: RouteHandler<typeof r.getHubFileContent, AppEnv> = async (c) => {
   const { model_id, file_id } = c.req.valid("param");
   const link = verifyHubLink(model_id, file_id, c.req.valid("query"));
-  const got = await files.openFileContent(c.get("db"), model_id, file_id, link);
+  const got = await files.openFileContent(c.get("db"), model_id, file_id, link, {
+    range: c.req.header("Range"),
+    ifRange: c.req.header("If-Range"),
+  });
   if ("redirect" in got)
     return c.body(null, 302, { Location: got.redirect, "Cache-Control": "private, no-store" });
-  return c.body(got.stream, 200, {
+  const headers = {
     ...attachment(files.downloadName(got.file), got.file.contentType),
-    "Content-Length": String(got.file.sizeBytes),
+    "Accept-Ranges": "bytes",
     ETag: `"${got.file.sha256}"`,
-  });
+  };
+  if (got.range)
+    return c.body(got.stream, 206, {
+      ...headers,
+      "Content-Length": String(got.range.end - got.range.start + 1),
+      "Content-Range": `bytes ${got.range.start}-${got.range.end}/${got.file.sizeBytes}`,
+    });
+  return c.body(got.stream, 200, { ...headers, "Content-Length": String(got.file.sizeBytes) });
 };
 
 export const createHubDownloadLink: RouteHandler<typeof r.createHubDownloadLink, AppEnv> = async (c) => {

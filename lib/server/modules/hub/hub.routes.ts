@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { credentials } from "../../http/credentials";
-import { errors, jsonBody, jsonContent, security } from "../../http/openapi";
+import { errors, jsonBody, jsonContent, problemSchema, security } from "../../http/openapi";
 import { pagedSchema, pageQuerySchema } from "../../http/paging";
 import { projectSchema } from "../projects/projects.schemas";
 import * as s from "./hub.schemas";
@@ -220,12 +220,18 @@ export const getHubFileContent = createRoute({
     "A link counts one download however often it is fetched. When the service stores files in an S3 " +
     "bucket (and presigned downloads are on), a valid fetch is answered with a 302 to a presigned URL of " +
     "the file itself, valid for at most a minute (never past the link's expiry): follow it (no credential; " +
-    "it answers `Range` requests; to resume later, fetch the link again for a fresh one).",
+    "it answers `Range` requests; to resume later, fetch the link again for a fresh one). Streamed, one " +
+    "`Range: bytes=…` range is answered with 206 (`If-Range` with the file's ETag is honoured; several " +
+    "ranges get the whole file), one starting past the end with 416.",
   ...signed,
   request: { params: s.hubFileParams, query: s.signedQuerySchema },
   responses: {
     200: {
       description: "The file's bytes, streamed",
+      content: { "application/octet-stream": { schema: { type: "string" as const, format: "binary" } } },
+    },
+    206: {
+      description: "The range asked for (`Content-Range` says which bytes of how many)",
       content: { "application/octet-stream": { schema: { type: "string" as const, format: "binary" } } },
     },
     302: {
@@ -237,6 +243,10 @@ export const getHubFileContent = createRoute({
           schema: { type: "string" as const, format: "uri" },
         },
       },
+    },
+    416: {
+      description: "The range starts past the end of the file (`Content-Range: bytes */<size>`)",
+      content: { "application/problem+json": { schema: problemSchema } },
     },
     ...errors(403, 404, 410),
   },
