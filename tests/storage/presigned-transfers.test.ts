@@ -274,7 +274,7 @@ describe("a hub file's signed link", () => {
     }
     // Another version named by If-Range, several ranges, or a malformed one: the whole file.
     for (const headers of [
-      { Range: "bytes=0-9", "If-Range": '"0000"' },
+      { Range: "bytes=0-9", "If-Range": '"0000"' } as Record<string, string>,
       { Range: "bytes=0-9,20-29" },
       { Range: "items=0-9" },
     ]) {
