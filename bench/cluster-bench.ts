@@ -19,7 +19,11 @@
  *     round (/proc), the API servers' CPU milliseconds a call, which server answered 100 sampled calls
  *     through the balancer (HAProxy's X-Served-By header, when the cluster's configuration sets it),
  *     and each server's first call against its later ones (it loads its own warm model from the object
- *     store); and how busy the whole machine was (/proc/stat) during each round.
+ *     store); and how busy the whole machine was (/proc/stat) during each round. A control round of one
+ *     server at half the connections (the load each of two servers carries) gives the CPU a call of a
+ *     server that lightly loaded (a lighter load does fewer calls each turn of the event loop, so each
+ *     costs more): two servers' CPU a call against it is what running two processes on the same cores
+ *     adds beyond that. A first round (not counted) warms every code path under concurrent load.
  *     What the ratio means here: the machine has 2 cores that also run HAProxy, PostgreSQL and the
  *     load generator, so two servers cannot double throughput; a ratio near or above 1 says nothing
  *     serialises across servers (no shared lock, no one process every call goes through) and both
@@ -297,9 +301,14 @@ interface AutocannonResult {
   duration: number;
 }
 
-function autocannon(url: string, headers: Record<string, string>, body: string): Promise<AutocannonResult> {
+function autocannon(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  connections = CONNECTIONS,
+): Promise<AutocannonResult> {
   const bin = path.join(root, "node_modules", ".bin", "autocannon");
-  const args = ["--json", "-c", String(CONNECTIONS), "-d", String(SECONDS), "-m", "POST"];
+  const args = ["--json", "-c", String(connections), "-d", String(SECONDS), "-m", "POST"];
   for (const [k, v] of Object.entries(headers)) args.push("-H", `${k}=${v}`);
   args.push("-b", body, url);
   return new Promise((resolve, reject) => {
@@ -381,7 +390,8 @@ async function predictBench(base: string): Promise<void> {
 
   const lbUrl = `${base}${route}`;
   type Round = {
-    servers: 1 | 2;
+    /** "1 half": one server, half the connections (the load each of two servers sees). */
+    servers: 1 | 2 | "1 half";
     result: AutocannonResult;
     cpu: Record<string, number>;
     busy: number;
@@ -406,14 +416,22 @@ async function predictBench(base: string): Promise<void> {
       `  ${n} server(s): 100 calls through the balancer answered by ${JSON.stringify(await servedBy(lbUrl, headers, body, 100))}`,
     );
   };
+  // One round not counted: the servers' and the balancer's code paths compiled under concurrent load
+  // (the first round of a run was otherwise the slowest, whichever configuration it measured).
+  await autocannon(lbUrl, headers, body);
   for (let r = 0; r < ROUNDS; r++) {
-    for (const n of [2, 1] as const) {
-      await setServers(n);
+    for (const n of [2, 1, "1 half"] as const) {
+      if (n !== "1 half") await setServers(n);
       const names = n === 2 ? ["api1", "api2", "haproxy"] : ["api1", "haproxy"];
       const pids = Object.fromEntries(names.map((name) => [name, pidOf(name)]));
       const before = Object.fromEntries(names.map((name) => [name, cpuOf(pids[name])]));
       const machine = machineTicks();
-      const result = await autocannon(lbUrl, headers, body);
+      const result = await autocannon(
+        lbUrl,
+        headers,
+        body,
+        n === "1 half" ? Math.max(1, Math.round(CONNECTIONS / 2)) : CONNECTIONS,
+      );
       const cpu = Object.fromEntries(names.map((name) => [name, cpuOf(pids[name]) - before[name]]));
       const after = machineTicks();
       const busy = (after.busy - machine.busy) / (after.total - machine.total);
@@ -421,7 +439,7 @@ async function predictBench(base: string): Promise<void> {
       const errors = result.errors + result.timeouts + result.non2xx;
       const apiCpu = names.filter((x) => x.startsWith("api")).reduce((sum, x) => sum + cpu[x], 0);
       say(
-        `  ${n} server${n === 2 ? "s" : " "}: ${Math.round(result.requests.total / SECONDS)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${errors}; CPU s: ${Object.entries(
+        `  ${n === 2 ? "2 servers" : n === 1 ? "1 server " : "1 server, half the connections"}: ${Math.round(result.requests.total / SECONDS)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${errors}; CPU s: ${Object.entries(
           cpu,
         )
           .map(([k, v]) => `${k} ${v.toFixed(1)}`)
@@ -432,7 +450,7 @@ async function predictBench(base: string): Promise<void> {
     }
   }
   if (!api2Up) await restartApi2();
-  const summary = (n: 1 | 2) => {
+  const summary = (n: Round["servers"]) => {
     const rs = rounds.filter((r) => r.servers === n);
     return {
       rps: median(rs.map((r) => r.result.requests.total / SECONDS)),
@@ -451,6 +469,7 @@ async function predictBench(base: string): Promise<void> {
   };
   const one = summary(1);
   const two = summary(2);
+  const half = summary("1 half");
   const line = (s: ReturnType<typeof summary>) =>
     `${s.rps.toFixed(0)} req/s, p50 ${s.p50} ms, p99 ${s.p99} ms, errors ${s.errors}; ${s.cpuPerCall.toFixed(3)} API-server CPU ms a call; machine ${(100 * s.busy).toFixed(0)}% busy`;
   const served = Object.entries(firstCall)
@@ -461,6 +480,8 @@ async function predictBench(base: string): Promise<void> {
     `    one API server : ${line(one)}`,
     `    two API servers: ${line(two)}`,
     `    ratio two ÷ one: ${(two.rps / one.rps).toFixed(2)} (2 cores shared with HAProxy, PostgreSQL, the client and other work)`,
+    `    control, one API server at ${Math.round(CONNECTIONS / 2)} connections (each of two servers' share): ${line(half)}`,
+    `    API-server CPU a call, two servers ÷ one at half the connections: ${(two.cpuPerCall / half.cpuPerCall).toFixed(2)} (1 would be: two servers cost no more a call than one carrying the same share)`,
     `    each server's own warm model: ${served}`,
   );
 }
