@@ -39,11 +39,9 @@ step "API, storage and training tests on the production topology: a PostgreSQL s
 # storage-heavy ones (datasets, training, registry, hub, checkpoints, untrusted models, the
 # kill-and-resume training server, image training) run again against a throwaway PostgreSQL server
 # and a throwaway S3-compatible server, as several machines would share them.
-# tests/api/hub.test.ts is left out here: its no-buffering bound is measured on the local disk driver.
 bash scripts/with-postgres.sh npx tsx tests/helpers/with-s3.ts npx vitest run \
-  tests/api tests/storage tests/hub/hub-format.test.ts tests/training/{events,training-server,images}.test.ts \
-  tests/security/{authz-matrix,login-limits,client-address,forwarded-headers,hub-links,quota,checkpoint-flood,managed-token,body-limit,idempotency-body,untrusted-model}.test.ts \
-  --exclude tests/api/hub.test.ts \
+  tests/api tests/jobs tests/storage tests/hub/hub-format.test.ts tests/training/{events,training-server,images}.test.ts \
+  tests/security/{authz-matrix,login-limits,client-address,forwarded-headers,hub-links,hub-fork-quota,quota,checkpoint-flood,managed-token,body-limit,idempotency-body,untrusted-model}.test.ts \
   --reporter=default --reporter=json --outputFile.json="$results/vitest-postgres-s3.json"
 
 step "soak test of the local cluster (two API servers, two workers, HAProxy, PostgreSQL, S3)"

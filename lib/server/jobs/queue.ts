@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { Db } from "../db/client";
 import { type Job, type JobState, jobs } from "../db/schema";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
+import { notifyPayload, postgresClientOf } from "../events/pg-listen";
 import { newId } from "../ids";
 import { findJobType, type JobType } from "./registry";
 
@@ -86,7 +87,7 @@ export async function enqueueJob(
       ...(options.runAfter ? { runAfter: options.runAfter } : {}),
     })
     .returning();
-  notifyEnqueued();
+  await announceClaimable(db);
   return job;
 }
 
@@ -273,7 +274,7 @@ export async function recoverStaleJobs(
     })
     .where(stale)
     .returning({ id: jobs.id });
-  if (requeued.length > 0) notifyEnqueued();
+  if (requeued.length > 0) await announceClaimable(db);
   return { requeued: requeued.length, failed: failed.length, cancelled: cancelled.length };
 }
 
@@ -389,7 +390,7 @@ export async function finishForRunner(
     .set({ ...set, updatedAt: sql`now()`, lockedBy: null, lockedAt: null })
     .where(heldBy(lease))
     .returning({ state: jobs.state });
-  if (row?.state === "queued") notifyEnqueued();
+  if (row?.state === "queued") await announceClaimable(db);
   return row?.state ?? null;
 }
 
@@ -420,6 +421,25 @@ export function onJobEnqueued(wake: () => void): () => void {
 
 export function notifyEnqueued(): void {
   for (const wake of wakers()) wake();
+}
+
+/**
+ * The channel on which a job that became claimable is announced to the runners of other processes
+ * (workers on other machines): PostgreSQL only; they LISTEN to it, and still poll in case a
+ * notification is lost while their connection is down.
+ */
+export const JOBS_CHANNEL = "layerline_jobs";
+
+/** Wakes this process's runners at once, and on PostgreSQL every other process's (NOTIFY). */
+async function announceClaimable(db: Db): Promise<void> {
+  notifyEnqueued();
+  if (!postgresClientOf(db)) return;
+  try {
+    await db.execute(sql`select pg_notify(${JOBS_CHANNEL}, ${notifyPayload(db, "claimable")})`);
+  } catch (err) {
+    // The job is stored: other processes' runners find it on their next poll.
+    console.error("[jobs] could not notify other processes:", err instanceof Error ? err.message : err);
+  }
 }
 
 /** Registers how to abort a job running in this process; returns an unregister function. */

@@ -1,12 +1,14 @@
 import os from "node:os";
 import { type Db, getDb, targetFromEnv } from "../db/client";
 import { DomainError } from "../errors";
+import { listenChannel } from "../events/pg-listen";
 import { randomBase62 } from "../ids";
 import {
   type ClaimedJob,
   claimNextJob,
   finishForRunner,
   heartbeatForRunner,
+  JOBS_CHANNEL,
   type JobLease,
   type JobOutcome,
   notifyEnqueued,
@@ -155,6 +157,9 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       wakeSleeper = done;
     });
   const unsubscribe = onJobEnqueued(wakeUp);
+  // Jobs enqueued by other processes (servers on other machines): woken by their NOTIFY, and on every
+  // (re)connection of the LISTEN, since notifications sent while it was down are lost.
+  const unlisten = listenChannel(db, JOBS_CHANNEL, { onOther: wakeUp, onConnect: wakeUp });
 
   async function recover(threshold: number) {
     const counts = await recoverStaleJobs(db, threshold, { exceptWorkerId: workerId });
@@ -285,6 +290,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       stopped ??= (async () => {
         stopping = true;
         unsubscribe();
+        unlisten();
         wakeUp();
         await loop;
         const grace =
