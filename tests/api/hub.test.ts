@@ -666,7 +666,12 @@ describe("hub: the plan's file limit", () => {
     expect(problem.detail).toMatch(/hub file limit/);
     // It read up to the limit (it streamed), yet memory grew far less than the 200 MB it saw.
     expect(sent).toBeGreaterThan(limit / 2);
-    expect(peak - baseline).toBeLessThan(100 * 1024 * 1024);
+    // On S3 a multipart part is whole in memory while it is sent (S3 needs its length first): the
+    // driver holds queueSize + 1 = 3 part buffers of 8 MiB (s3-multipart.ts), 24 MiB the local disk
+    // does not need. Measured peaks on S3: 119–152 MiB before those buffers were reused (lib-storage
+    // concatenated each part afresh), 13–105 MiB after; on the local disk 6–15 MiB.
+    const partBuffers = blobStore().driver === "s3" ? 3 * 8 * 1024 * 1024 : 0;
+    expect(peak - baseline).toBeLessThan(100 * 1024 * 1024 + partBuffers);
     // Nothing is left behind: no file row, no blob.
     expect(await hubBlobs()).toBe(before);
     const files = await call(app, "GET", `/api/v1/hub/models/${m.id}/files`, { key: owner.key });

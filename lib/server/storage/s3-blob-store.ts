@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { Readable } from "node:stream";
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -16,7 +15,6 @@ import {
   S3ServiceException,
   UploadPartCopyCommand,
 } from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { S3BlobStoreConfig } from "../config";
 import { attachmentDisposition } from "../http/content-disposition";
@@ -35,6 +33,7 @@ import {
 } from "./blob-driver";
 import { assertBlobKey, assertBlobPrefix } from "./blob-keys";
 import { HashingCounter } from "./blob-source";
+import { uploadInParts } from "./s3-multipart";
 
 /** Large uploads go to a temporary key first and are copied into place once complete and verified. */
 const INCOMING = ".incoming/";
@@ -67,7 +66,8 @@ function base64OfHex(hex: string): string {
 /**
  * Blobs in an S3-compatible bucket (AWS S3, Ceph RGW, MinIO, R2 …). Small content is buffered, hashed
  * and sent in one PutObject (atomic). Larger content is a multipart upload to a temporary key
- * (`.incoming/…`; aborted on any failure, lib-storage's default), then, once its SHA-256 is known
+ * (`.incoming/…`, s3-multipart.ts: a fixed `queueSize + 1` part buffers per upload; aborted on any
+ * failure), then, once its SHA-256 is known
  * and verified, copied server-side to the key with the checksum as `x-amz-meta-sha256`, and the
  * temporary object deleted: nothing half-written or unverified is ever visible under a key.
  */
@@ -149,15 +149,18 @@ export class S3BlobStore implements BlobStore {
         await chunks.return?.();
       }
     }
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.bucket, Key: temp, Body: Readable.from(all()), ContentType: opts.contentType },
-      partSize: this.partSize,
-      queueSize: this.queueSize,
-      leavePartsOnError: false,
-    });
     try {
-      await upload.done();
+      await uploadInParts(
+        {
+          client: this.client,
+          bucket: this.bucket,
+          key: temp,
+          contentType: opts.contentType,
+          partSize: this.partSize,
+          queueSize: this.queueSize,
+        },
+        all(),
+      );
       const sha256 = counter.verified(opts.expectedSha256);
       await this.copyObject(temp, key, counter.size, { sha256 }, opts.contentType);
       return { key, size: counter.size, sha256 };
