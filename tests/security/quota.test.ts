@@ -247,6 +247,49 @@ describe("one storage quota over every kind of stored bytes", () => {
     expect((await quota(key)).used_bytes).toBe(35_000);
   });
 
+  it("two copies of a job's model at once (registry push, hub publish) cannot both take the last free bytes", async () => {
+    const { key } = await signUpWithKey(app);
+    const project = await call(app, "POST", "/api/v1/projects", {
+      key,
+      body: { name: "Copy race", template: "mlp-classifier" },
+    });
+    const job = await call(app, "POST", "/api/v1/training/jobs", {
+      key,
+      body: { project_id: project.json.id, dataset_id: "builtin-iris", runtime: "external" },
+    });
+    const jobPath = `/api/v1/training/jobs/${job.json.id}`;
+    const token = (await call(app, "POST", `${jobPath}/stream-token`, { key })).json.token as string;
+    const model = await call(app, "PUT", `${jobPath}/artifact/model.onnx`, raw(token, bytes(20_000)));
+    expect(model.status, model.text).toBe(201);
+    const done = await call(app, "POST", `${jobPath}/metrics/events`, {
+      key: token,
+      body: { events: [{ kind: "status", status: "succeeded" }] },
+    });
+    expect(done.status, done.text).toBe(202);
+    // 20,000 (the job's model) + 15,000 (a hub file) of 60,000: one more copy of the model (with its
+    // manifest) fits, two do not.
+    const hub = await call(app, "POST", "/api/v1/hub/models", { key, body: { name: "Filler" } });
+    const filler = await call(
+      app,
+      "POST",
+      `/api/v1/hub/models/${hub.json.id}/files?path=f.bin`,
+      raw(key, bytes(15_000)),
+    );
+    expect(filler.status, filler.text).toBe(201);
+    const registered = await call(app, "POST", "/api/v1/models", { key, body: { name: "copy-race" } });
+    const [push, publish] = await Promise.all([
+      call(app, "POST", `/api/v1/models/${registered.json.id}/versions`, {
+        key,
+        body: { job_id: job.json.id },
+      }),
+      call(app, "POST", "/api/v1/hub/models", { key, body: { source_job_id: job.json.id } }),
+    ]);
+    expect([push.status, publish.status].sort(), `${push.text}\n${publish.text}`).toEqual([201, 402]);
+    const refused = push.status === 402 ? push : publish;
+    expect(refused.json.type).toMatch(/storage-quota$/);
+    expect((await quota(key)).used_bytes).toBeLessThanOrEqual(LIMIT);
+  });
+
   it("copies of a job's model (registry push, hub publish) count too: refused when they would not fit", async () => {
     const { key } = await signUpWithKey(app);
     const project = await call(app, "POST", "/api/v1/projects", {

@@ -17,6 +17,7 @@ import {
 import { ConflictError, NotFoundError, PaymentRequiredError } from "../../errors";
 import { newId } from "../../ids";
 import { planOf } from "../../plans";
+import { blobStore } from "../../storage/blob-stores";
 import { commitWithinQuota } from "../account/storage-quota";
 import { findOwnedModel, findVisibleModel, freeSlug, isVisible, toSummaryView, usernamesOf } from "./access";
 import { listFiles, removeUnreferencedBlobs } from "./files";
@@ -134,7 +135,10 @@ export async function createModel(db: Db, user: HubUser, body: CreateHubModelBod
     const name = values.name;
     const slug = await freeSlug(db, user.id, name);
     const now = new Date();
-    const row = await db.transaction(async (tx) => {
+    // The copies were checked against the quota before they were made; recorded under the owner's
+    // lock and measured again there, so two copies at once cannot both take the last free bytes.
+    const copied = pub.files.reduce((sum, f) => sum + f.sizeBytes, 0);
+    const row = await commitWithinQuota(db, user.id, copied, async (tx) => {
       const [m] = await tx
         .insert(hubModels)
         .values({
@@ -163,6 +167,10 @@ export async function createModel(db: Db, user: HubUser, body: CreateHubModelBod
         })),
       });
       return m;
+    }).catch(async (err: unknown) => {
+      // Nothing recorded: the copies go too (the orphan sweep would find them later).
+      await Promise.allSettled(pub.files.map((f) => blobStore().delete(f.blobKey)));
+      throw err;
     });
     return detailView(db, row, user.id);
   }

@@ -20,7 +20,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { newId } from "../../ids";
 import { deleteBlobAndLocalFile } from "../../storage/blob-cache";
 import { blobStore } from "../../storage/blob-stores";
-import { StorageBudget } from "../account/storage-quota";
+import { commitWithinQuota, StorageBudget } from "../account/storage-quota";
 import { toEvaluationView } from "../evaluations/evaluations";
 import type { EvaluationView } from "../evaluations/evaluations.schemas";
 import { SAMPLE_PREDICTIONS_FILE, samplePredictionsFile } from "../evaluations/sample-predictions";
@@ -157,7 +157,10 @@ export async function pushVersion(
     (await StorageBudget.of(db, ownerId)).check(job.artifactFiles.reduce((sum, f) => sum + f.size_bytes, 0));
   const prepared = job ? await copyJobArtifacts(job, await samplePredictionsFile(db, job)) : [];
   try {
-    const row = await db.transaction(async (tx) => {
+    // Recorded under the owner's lock and measured again there: two copies at once (on any server)
+    // cannot both take the last free bytes that each saw before copying.
+    const copied = prepared.reduce((sum, p) => sum + p.sizeBytes, 0);
+    const row = await commitWithinQuota(db, ownerId, copied, async (tx) => {
       const [bumped] = await tx
         .update(registeredModels)
         .set({ lastVersionNumber: sql`${registeredModels.lastVersionNumber} + 1`, updatedAt: new Date() })
