@@ -216,6 +216,22 @@ describe.each([
     expect(await cache.usage()).toEqual({ bytes: 0, copies: [] });
   }, 60_000);
 
+  test("a lease of another host (a container sharing the directory) is not judged by its pid", async () => {
+    const cache = new BlobFileCache(dir, { maxBytes: 0 });
+    const a = await put("a", 30 * KB, 25);
+    const lease = (await cache.lease(store, a.key)) as BlobFileLease;
+    // A link named like another host's process whose pid does not exist here.
+    const foreign = path.join(dir, "leases", "999999999-0badcafe-00000000-1~a");
+    await fs.link(lease.file, foreign);
+    await lease.release();
+    await cache.trim();
+    expect((await cache.usage()).copies.map((c) => c.inUse)).toEqual([true]);
+    expect(await fileSha(foreign)).toBe(a.sha);
+    await fs.rm(foreign);
+    await cache.trim();
+    expect(await cache.usage()).toEqual({ bytes: 0, copies: [] });
+  });
+
   test("an object replaced by another server is fetched again, never served stale", async () => {
     const serverA = new BlobFileCache(dir, { maxBytes: 10_000 * KB });
     const dirB = await fs.mkdtemp(path.join(os.tmpdir(), "layerline-cache-dir-b-"));
@@ -297,6 +313,24 @@ describe.each([
     expect(await cache.file(store, a.key)).toBe(file);
     await cache.trim();
     expect(await fileSha(file)).toBe(a.sha);
+    for (let i = 0; i < 100 && (await cache.usage()).bytes > 0; i++) await tick();
+    expect(await cache.usage()).toEqual({ bytes: 0, copies: [] });
+  });
+
+  test("a held path still open in this process outlives its hold until it is closed", async () => {
+    const cache = new BlobFileCache(dir, { maxBytes: 0, holdMs: 50 });
+    const a = await put("a", 40 * KB, 82);
+    const file = (await cache.file(store, a.key)) as string;
+    const handle = await fs.open(file, "r");
+    try {
+      // Several holds go by while it is open: the link and its copy stay.
+      for (let i = 0; i < 8; i++) await tick();
+      await cache.trim();
+      expect(await fs.stat(file).then((st) => st.isFile())).toBe(true);
+      expect((await cache.usage()).copies.map((c) => c.inUse)).toEqual([true]);
+    } finally {
+      await handle.close();
+    }
     for (let i = 0; i < 100 && (await cache.usage()).bytes > 0; i++) await tick();
     expect(await cache.usage()).toEqual({ bytes: 0, copies: [] });
   });

@@ -1,5 +1,6 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fsp from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import type { BlobSource, BlobStore, PutBlobOptions, StoredBlob } from "./blob-driver";
 import { assertBlobKey } from "./blob-keys";
@@ -15,12 +16,15 @@ import { writeCheckedFile } from "./checked-file";
  *   SHA-256. A copy is named by the object's identity, so an object replaced under the same key (by
  *   any server) is never served from an old copy: each hand-out asks the store for the object's
  *   SHA-256 (`head`) and fetches it again when no copy of those bytes exists.
- * - `leases/<pid>-<tag>-<n>~<name>`: a hard link to a copy per process using it; the path handed out
- *   to readers is this link, never the copy itself. Eviction only ever removes copies, so a reader's
- *   path stays valid (and its bytes on disk) until it is released, whatever other processes evict.
+ * - `leases/<pid>-<tag>-<host>-<n>~<name>`: a hard link to a copy per process using it; the path
+ *   handed out to readers is this link, never the copy itself. Eviction only ever removes copies, so
+ *   a reader's path stays valid (and its bytes on disk) until it is released, whatever other
+ *   processes evict.
  *   A copy with more than one link is in use and not evicted (removing it would free nothing).
- *   Links of processes that died are removed by whichever process evicts next.
- * - `tmp/.tmp-<pid>-<tag>-…`: fetches in progress, renamed into `objects/` once complete and checked.
+ *   Links of processes that died are removed by whichever process of the same host evicts next
+ *   (those of another host name, such as another container sharing the directory, a day after
+ *   their copy was last used).
+ * - `tmp/.tmp-<pid>-<tag>-<host>-…`: fetches in progress, renamed into `objects/` once complete and checked.
  *
  * The bound (`maxBytes`) counts every distinct file under the directory. Before a fetch, copies not
  * in use are evicted, least recently used first (a hand-out touches the copy's modification time,
@@ -40,13 +44,26 @@ const TEMP_PREFIX = ".tmp-";
 const COPY_PREFIX = "@";
 /** Distinguishes this process from an earlier one that had the same pid (a restarted container). */
 const PROCESS_TAG = `${process.pid}-${randomBytes(4).toString("hex")}`;
-/** How long a path handed out without a lease (`file`) stays protected after its last hand-out. */
+/**
+ * This machine (or container): a pid means something only on its own host, so a lease of another
+ * host name (a container sharing the directory) is never judged by its pid, only swept once nothing
+ * touched its copy for FOREIGN_LEASE_MS.
+ */
+const HOST_TAG = createHash("sha256").update(os.hostname()).digest("hex").slice(0, 8);
+const FOREIGN_LEASE_MS = 24 * 3600_000;
+/**
+ * How long a path handed out without a lease (`file`) stays protected after its last hand-out, and
+ * again as long as a descriptor of this process has it open.
+ */
 const DEFAULT_HOLD_MS = 10 * 60_000;
 
 export interface BlobFileCacheOptions {
   /** Total bytes the directory may hold (copies in use excepted). */
   maxBytes: number;
-  /** How long `file()` keeps its path valid after the last hand-out. Default 10 minutes. */
+  /**
+   * How long `file()` keeps its path valid after the last hand-out (longer while this process has
+   * the file open). Default 10 minutes.
+   */
   holdMs?: number;
 }
 
@@ -85,18 +102,32 @@ function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
 
-/** True unless the pid in a lease or temporary file's name belongs to a process that is gone. */
-function ownerAlive(name: string): boolean {
-  const match = /^(\d+)-([0-9a-f]+)-/.exec(name);
-  if (!match) return false;
+/**
+ * Whether the process named in a lease or temporary file's name (`<pid>-<tag>-<host>-…`) is alive:
+ * "dead" when it is gone from this host, "foreign" when it ran on another host name.
+ */
+function ownerOf(name: string): "alive" | "dead" | "foreign" {
+  const match = /^(\d+)-([0-9a-f]+)-([0-9a-f]{8})-/.exec(name);
+  if (!match) return "dead";
+  if (match[3] !== HOST_TAG) return "foreign";
   const pid = Number(match[1]);
-  if (pid === process.pid) return `${match[1]}-${match[2]}` === PROCESS_TAG;
+  if (pid === process.pid) return `${match[1]}-${match[2]}` === PROCESS_TAG ? "alive" : "dead";
   try {
     process.kill(pid, 0);
-    return true;
+    return "alive";
   } catch (err) {
-    return errno(err) === "EPERM";
+    return errno(err) === "EPERM" ? "alive" : "dead";
   }
+}
+
+/** Whether a descriptor of this process has `file` open (Linux: /proc/self/fd; elsewhere false). */
+async function openInThisProcess(file: string): Promise<boolean> {
+  const fds = await fsp.readdir("/proc/self/fd").catch(() => [] as string[]);
+  for (const fd of fds) {
+    const target = await fsp.readlink(`/proc/self/fd/${fd}`).catch(() => "");
+    if (target === file) return true;
+  }
+  return false;
 }
 
 export class BlobFileCache {
@@ -221,7 +252,7 @@ export class BlobFileCache {
   private async tempFile(): Promise<string> {
     const dir = path.join(this.dir, TEMP);
     await fsp.mkdir(dir, { recursive: true });
-    return path.join(dir, `${TEMP_PREFIX}${PROCESS_TAG}-${randomBytes(6).toString("hex")}`);
+    return path.join(dir, `${TEMP_PREFIX}${PROCESS_TAG}-${HOST_TAG}-${randomBytes(6).toString("hex")}`);
   }
 
   private async leaseFile(key: string): Promise<string> {
@@ -229,7 +260,7 @@ export class BlobFileCache {
     await fsp.mkdir(dir, { recursive: true });
     leaseCounter += 1;
     const name = key.split("/").pop() as string;
-    return path.join(dir, `${PROCESS_TAG}-${leaseCounter}~${name}`);
+    return path.join(dir, `${PROCESS_TAG}-${HOST_TAG}-${leaseCounter}~${name}`);
   }
 
   /** One hand-out of a key at a time in this process (concurrent ones share the first's copy). */
@@ -352,6 +383,12 @@ export class BlobFileCache {
   private async settle(held: Held): Promise<void> {
     if (held.refs > 0 || Date.now() < held.holdUntil) return;
     if (heldCopies.get(held.copy) !== held) return;
+    if (held.holdUntil > 0 && (await openInThisProcess(held.file))) {
+      // A hold that ran out while a reader still has the file open: kept for another hold.
+      if (held.refs === 0 && heldCopies.get(held.copy) === held) this.use(held, "hold");
+      return;
+    }
+    if (held.refs > 0 || Date.now() < held.holdUntil || heldCopies.get(held.copy) !== held) return;
     this.drop(held);
     try {
       await fsp.rm(held.file, { force: true });
@@ -379,11 +416,17 @@ export class BlobFileCache {
       for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
         const file = path.join(dir, name);
         const owner = name.startsWith(TEMP_PREFIX) ? name.slice(TEMP_PREFIX.length) : name;
-        if (!ownerAlive(owner)) {
+        const state = ownerOf(owner);
+        if (state === "dead") {
           await fsp.rm(file, { force: true });
           continue;
         }
         const st = await fsp.stat(file).catch(() => null);
+        // The inode's change time moves with every hand-out of the copy, by any process.
+        if (st && state === "foreign" && Date.now() - st.ctimeMs > FOREIGN_LEASE_MS) {
+          await fsp.rm(file, { force: true });
+          continue;
+        }
         if (st?.isFile()) inodes.set(st.ino, st.size);
       }
     }

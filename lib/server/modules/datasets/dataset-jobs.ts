@@ -10,7 +10,7 @@ import { ensureInProcessRunner } from "../../jobs/runner";
 import type { Viewer } from "./access";
 import type { taskSchemaOut } from "./datasets.schemas";
 import { fetchUrlToBlob, precheckUrl } from "./fetch-url";
-import { commitStoredFile, datasetFile } from "./ingest";
+import { commitStoredFile, withDatasetFile } from "./ingest";
 import { FileBudget } from "./limits";
 import { scanFileForPii } from "./pii-scan";
 import { ownedVersion } from "./versions";
@@ -80,11 +80,13 @@ export const piiScanJob = defineJobType({
       .from(datasetVersions)
       .where(and(eq(datasetVersions.id, p.version_id), eq(datasetVersions.datasetId, p.dataset_id)));
     if (!version) throw new Error("The dataset version was deleted before it could be scanned.");
-    const scanned = await scanFileForPii(await datasetFile(version.blobKey), version.schema, {
-      rowCount: version.rowCount ?? 0,
-      signal: ctx.signal,
-      onProgress: (f) => void ctx.reportProgress(f, "Scanning"),
-    });
+    const scanned = await withDatasetFile(version.blobKey, (file) =>
+      scanFileForPii(file, version.schema, {
+        rowCount: version.rowCount ?? 0,
+        signal: ctx.signal,
+        onProgress: (f) => void ctx.reportProgress(f, "Scanning"),
+      }),
+    );
     const report: PiiReport = { task_id: ctx.jobId, scanned_at: new Date().toISOString(), ...scanned };
     await ctx.db.update(datasetVersions).set({ piiReport: report }).where(eq(datasetVersions.id, version.id));
     return {

@@ -4,7 +4,12 @@ import type { Db } from "../../db/client";
 import { datasets, datasetVersions, users } from "../../db/schema";
 import { NotFoundError } from "../../errors";
 import { newId } from "../../ids";
-import { deleteBlobAndLocalFile, localBlobFile, putKeepingLocalFile } from "../../storage/blob-cache";
+import {
+  deleteBlobAndLocalFile,
+  leaseLocalBlobFile,
+  localBlobFile,
+  putKeepingLocalFile,
+} from "../../storage/blob-cache";
 import { type BlobRef, blobKey, blobRoot } from "../../storage/blob-store";
 import { type DatasetRow, ownedDataset, type VersionRow } from "./access";
 import { detectFormat } from "./detect-format";
@@ -42,6 +47,23 @@ export async function datasetFile(blobKeyOfVersion: string): Promise<string> {
   const file = await localBlobFile(blobKeyOfVersion);
   if (!file) throw new NotFoundError("Dataset file");
   return file;
+}
+
+/**
+ * Runs `use` with a local file of a dataset version's bytes, released afterwards (with a remote
+ * store the copy can then be evicted from the bounded cache); for readers that know when they are done.
+ */
+export async function withDatasetFile<T>(
+  blobKeyOfVersion: string,
+  use: (file: string) => Promise<T>,
+): Promise<T> {
+  const lease = await leaseLocalBlobFile(blobKeyOfVersion);
+  if (!lease) throw new NotFoundError("Dataset file");
+  try {
+    return await use(lease.file);
+  } finally {
+    await lease.release();
+  }
 }
 
 /** Removes a stored dataset file (and this process's local copy of it). */

@@ -7,7 +7,7 @@ import { currentVersionOf, readableDataset, type Viewer, versionOf } from "./acc
 import { type BuiltinImageLayout, builtinPath, builtinVersionData, builtinVersionId } from "./builtin";
 import type { previewSchema } from "./datasets.schemas";
 import { sourceSql, type TableFormat, toJsonValue, withDuckDb } from "./duckdb";
-import { datasetFile } from "./ingest";
+import { withDatasetFile } from "./ingest";
 import { readLines } from "./profile-text";
 
 /**
@@ -129,8 +129,9 @@ export async function previewDataset(
     };
   }
   const version = versionId ? await versionOf(db, datasetId, versionId) : await currentVersionOf(db, ref.row);
-  const file = await datasetFile(version.blobKey);
-  const { rows, images } = await rowsOf(file, version.schema, version.profile, n);
+  const { rows, images } = await withDatasetFile(version.blobKey, (file) =>
+    rowsOf(file, version.schema, version.profile, n),
+  );
   return {
     dataset_id: datasetId,
     version_id: version.id,
