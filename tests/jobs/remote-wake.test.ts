@@ -70,5 +70,10 @@ describe("a worker in another process", () => {
     const two = await done(second.id);
     expect(two.state).toBe("succeeded");
     expect(two.result).toEqual({ double: 100, pid: child.pid });
+    // As the services enqueue (a training job with its row): inside a transaction, announced at commit.
+    const third = await db.transaction((tx) => enqueueJob(tx, doubling, { n: 7 }, { ownerId: null }));
+    const three = await done(third.id);
+    expect(three.state).toBe("succeeded");
+    expect(three.result).toEqual({ double: 14, pid: child.pid });
   });
 });

@@ -43,6 +43,16 @@ export function postgresClientOf(db: Db): Sql | null {
     : null;
 }
 
+/**
+ * Whether `db` (a database or a transaction of one) talks to a PostgreSQL server: a transaction
+ * carries no `$client`, but its session's client is postgres.js's (a function; PGlite's is an object).
+ */
+export function isPostgresServer(db: Db): boolean {
+  if (postgresClientOf(db)) return true;
+  const session = (db as unknown as { session?: { client?: unknown } }).session;
+  return typeof session?.client === "function";
+}
+
 interface Listening {
   handlers: Set<ChannelHandler>;
   /** Whether the LISTEN is set up or on its way (cleared when it failed, to try again). */

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { Db } from "../db/client";
 import { type Job, type JobState, jobs } from "../db/schema";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
-import { notifyPayload, postgresClientOf } from "../events/pg-listen";
+import { isPostgresServer, notifyPayload } from "../events/pg-listen";
 import { newId } from "../ids";
 import { findJobType, type JobType } from "./registry";
 
@@ -430,14 +430,18 @@ export function notifyEnqueued(): void {
  */
 export const JOBS_CHANNEL = "layerline_jobs";
 
-/** Wakes this process's runners at once, and on PostgreSQL every other process's (NOTIFY). */
+/**
+ * Wakes this process's runners at once, and on PostgreSQL every other process's (NOTIFY; inside a
+ * transaction it is delivered when the transaction commits, when the job becomes visible).
+ */
 async function announceClaimable(db: Db): Promise<void> {
   notifyEnqueued();
-  if (!postgresClientOf(db)) return;
+  if (!isPostgresServer(db)) return;
   try {
     await db.execute(sql`select pg_notify(${JOBS_CHANNEL}, ${notifyPayload(db, "claimable")})`);
   } catch (err) {
-    // The job is stored: other processes' runners find it on their next poll.
+    // Outside a transaction the job is stored: other processes' runners find it on their next poll
+    // (inside one, the transaction fails with it).
     console.error("[jobs] could not notify other processes:", err instanceof Error ? err.message : err);
   }
 }
