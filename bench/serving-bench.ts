@@ -7,7 +7,7 @@
  * scripts/server.ts serves it), from a client in this process and from one in another process
  * (bench/predict-client.ts: one keep-alive connection, as an app calling the deployment). Then batch rows/s (10,000 rows a call) against model.predict
  * in-process; where the tail at a fixed rate comes from (BENCH_ATTRIBUTION_RATE, default 1,000
- * calls/s, in BENCH_ATTRIBUTION_REPEATS × 3 rounds of BENCH_ATTRIBUTION_SECONDS: the request log
+ * calls/s, in BENCH_ATTRIBUTION_REPEATS × 3 rounds of BENCH_ATTRIBUTION_SECONDS, 0 to skip: the request log
  * writing a line for every call, writing its per-second sample, and off; the server's CPU time per
  * call, event-loop stalls and GC pauses, compared as medians across rounds, since other work on
  * the machine moves single rounds); and fixed request rates with autocannon (BENCH_RATES,
@@ -271,7 +271,7 @@ async function attributionRound(rate: number, seconds: number) {
 const ATTRIBUTION_SECONDS = Number(process.env.BENCH_ATTRIBUTION_SECONDS ?? 10);
 const ATTRIBUTION_RATE = Number(process.env.BENCH_ATTRIBUTION_RATE ?? 1000);
 const ATTRIBUTION_REPEATS = Number(process.env.BENCH_ATTRIBUTION_REPEATS ?? 3);
-if (ATTRIBUTION_SECONDS > 0) {
+if (ATTRIBUTION_SECONDS > 0 && ATTRIBUTION_REPEATS > 0) {
   const logOn = { callStarted, callEnded, record: recordRequest };
   const logOff = { callStarted() {}, callEnded() {}, record() {} };
   const configured = process.env.REQUEST_LOG_LINES_PER_SECOND;
