@@ -32,30 +32,15 @@
  */
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import postgres from "postgres";
 import { torchCheckpoint } from "../tests/security/checkpoint-bytes";
+import { type CallOptions, call, clusterDir, type Res, readClusterEnv } from "./cluster-client";
 
 const execFileAsync = promisify(execFile);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const clusterDir = process.env.CLUSTER_DIR || "/tmp/layerline-cluster";
-
-function readClusterEnv(): Record<string, string> {
-  const file = path.join(clusterDir, "cluster.env");
-  const env: Record<string, string> = {};
-  if (fs.existsSync(file)) {
-    for (const line of fs.readFileSync(file, "utf8").split("\n")) {
-      const eq = line.indexOf("=");
-      if (eq > 0) env[line.slice(0, eq)] = line.slice(eq + 1);
-    }
-  }
-  for (const k of Object.keys(env)) if (process.env[k]) env[k] = process.env[k] as string;
-  return env;
-}
-
 const cfg = readClusterEnv();
 const BASE = cfg.CLUSTER_URL ?? process.env.CLUSTER_URL;
 if (!BASE || !cfg.DATABASE_URL || !cfg.S3_BUCKET) {
@@ -86,38 +71,9 @@ const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 
 // ---- HTTP through the load balancer -------------------------------------------------------------
 
-interface Res {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: the script reads many response shapes
-  json: any;
-  text: string;
-  /** The API server that answered (the load balancer's X-Served-By). */
-  servedBy: string | null;
-}
-
-async function http(
-  method: string,
-  route: string,
-  opts: { key?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> } = {},
-): Promise<Res> {
-  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
-  if (opts.body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(route.startsWith("http") ? route : `${BASE}${route}`, {
-    method,
-    headers,
-    body: opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  return { status: res.status, json, text, servedBy: res.headers.get("x-served-by") };
-}
+/** A call through the load balancer. */
+const http = (method: string, route: string, opts: CallOptions = {}): Promise<Res> =>
+  call(BASE as string, method, route, opts);
 
 /** A call that a failing server may break: retried (a few times, on network errors and 502/503). */
 async function retried(
