@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI's soak test of the local cluster, with a small budget (about two minutes on two cores): starts the
 # cluster (scripts/cluster.sh: PostgreSQL, the S3-compatible server, two API servers, two workers,
-# HAProxy) on its own directory and ports, runs scripts/soak.ts for SOAK_SECONDS (default 50) with short
+# HAProxy) on its own directory and ports, runs scripts/cluster-checks.ts (state made on one API server
+# honoured by the other, a few seconds), then scripts/soak.ts for SOAK_SECONDS (default 50) with short
 # jobs, kill -9 of one API server and one worker and their restart included, prints the soak's figures
 # and always stops the cluster. Exits non-zero when a check fails (the processes' last log lines are
 # printed then).
@@ -44,5 +45,10 @@ trap 'exit 130' INT TERM
 
 bash scripts/cluster.sh up
 echo "soak-ci: cluster up after $(($(date +%s) - start)) s"
+# Each kind of state one API server creates honoured by the other, asked of api1 and api2 directly
+# (sessions, personal keys, Idempotency-Key, single-use links, sign-in back-off, stream tokens).
+checks_start=$(date +%s)
+timeout --signal=TERM 120 npx tsx scripts/cluster-checks.ts
+echo "soak-ci: cluster checks took $(($(date +%s) - checks_start)) s"
 # Bounded even if something hangs: the soak's own waits are bounded well below this.
 timeout --signal=TERM 600 npx tsx scripts/soak.ts
