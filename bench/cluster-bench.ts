@@ -55,16 +55,14 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
+import { envNumber } from "../scripts/cluster-client";
 
 const execFileAsync = promisify(execFile);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const clusterDir = process.env.CLUSTER_DIR || "/tmp/layerline-cluster-bench";
 const extraDir = `${clusterDir}-extra`;
 const lbPort = Number(process.env.CLUSTER_PORT || 8800);
-const num = (name: string, fallback: number) => {
-  const n = Number(process.env[name]);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-};
+const num = envNumber;
 const CONNECTIONS = num("BENCH_CONNECTIONS", 16);
 const SECONDS = num("BENCH_SECONDS", 15);
 const ROUNDS = num("BENCH_ROUNDS", 3);

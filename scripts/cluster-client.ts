@@ -25,6 +25,12 @@ export function readClusterEnv(): Record<string, string> {
   return env;
 }
 
+/** A positive number from the environment variable `name`, or `fallback`. */
+export function envNumber(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
 export interface Res {
   status: number;
   // biome-ignore lint/suspicious/noExplicitAny: the scripts read many response shapes

@@ -37,7 +37,7 @@ import { promisify } from "node:util";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import postgres from "postgres";
 import { torchCheckpoint } from "../tests/security/checkpoint-bytes";
-import { type CallOptions, call, clusterDir, type Res, readClusterEnv } from "./cluster-client";
+import { type CallOptions, call, clusterDir, envNumber, type Res, readClusterEnv } from "./cluster-client";
 
 const execFileAsync = promisify(execFile);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -49,10 +49,7 @@ if (!BASE || !cfg.DATABASE_URL || !cfg.S3_BUCKET) {
   );
   process.exit(2);
 }
-const num = (name: string, fallback: number) => {
-  const n = Number(process.env[name]);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-};
+const num = envNumber;
 const SECONDS = num("SOAK_SECONDS", 120);
 const ACCOUNTS = num("SOAK_ACCOUNTS", 3);
 const EPOCHS = num("SOAK_EPOCHS", 150);

@@ -74,6 +74,29 @@ async function quota(key: string) {
   return r.json;
 }
 
+/** A new account's external job that succeeded with a `model.onnx` of `modelBytes` bytes. */
+async function succeededJobWithModel(name: string, modelBytes: number) {
+  const { key } = await signUpWithKey(app);
+  const project = await call(app, "POST", "/api/v1/projects", {
+    key,
+    body: { name, template: "mlp-classifier" },
+  });
+  const job = await call(app, "POST", "/api/v1/training/jobs", {
+    key,
+    body: { project_id: project.json.id, dataset_id: "builtin-iris", runtime: "external" },
+  });
+  const jobPath = `/api/v1/training/jobs/${job.json.id}`;
+  const token = (await call(app, "POST", `${jobPath}/stream-token`, { key })).json.token as string;
+  const model = await call(app, "PUT", `${jobPath}/artifact/model.onnx`, raw(token, bytes(modelBytes)));
+  expect(model.status, model.text).toBe(201);
+  const done = await call(app, "POST", `${jobPath}/metrics/events`, {
+    key: token,
+    body: { events: [{ kind: "status", status: "succeeded" }] },
+  });
+  expect(done.status, done.text).toBe(202);
+  return { key, job };
+}
+
 describe("one storage quota over every kind of stored bytes", () => {
   it("counts each kind, refuses each kind beyond the quota with the figures, and frees on delete", async () => {
     const { key } = await signUpWithKey(app);
@@ -248,24 +271,7 @@ describe("one storage quota over every kind of stored bytes", () => {
   });
 
   it("two copies of a job's model at once (registry push, hub publish) cannot both take the last free bytes", async () => {
-    const { key } = await signUpWithKey(app);
-    const project = await call(app, "POST", "/api/v1/projects", {
-      key,
-      body: { name: "Copy race", template: "mlp-classifier" },
-    });
-    const job = await call(app, "POST", "/api/v1/training/jobs", {
-      key,
-      body: { project_id: project.json.id, dataset_id: "builtin-iris", runtime: "external" },
-    });
-    const jobPath = `/api/v1/training/jobs/${job.json.id}`;
-    const token = (await call(app, "POST", `${jobPath}/stream-token`, { key })).json.token as string;
-    const model = await call(app, "PUT", `${jobPath}/artifact/model.onnx`, raw(token, bytes(20_000)));
-    expect(model.status, model.text).toBe(201);
-    const done = await call(app, "POST", `${jobPath}/metrics/events`, {
-      key: token,
-      body: { events: [{ kind: "status", status: "succeeded" }] },
-    });
-    expect(done.status, done.text).toBe(202);
+    const { key, job } = await succeededJobWithModel("Copy race", 20_000);
     // 20,000 (the job's model) + 15,000 (a hub file) of 60,000: one more copy of the model (with its
     // manifest) fits, two do not.
     const hub = await call(app, "POST", "/api/v1/hub/models", { key, body: { name: "Filler" } });
@@ -291,24 +297,7 @@ describe("one storage quota over every kind of stored bytes", () => {
   });
 
   it("copies of a job's model (registry push, hub publish) count too: refused when they would not fit", async () => {
-    const { key } = await signUpWithKey(app);
-    const project = await call(app, "POST", "/api/v1/projects", {
-      key,
-      body: { name: "Copies", template: "mlp-classifier" },
-    });
-    const job = await call(app, "POST", "/api/v1/training/jobs", {
-      key,
-      body: { project_id: project.json.id, dataset_id: "builtin-iris", runtime: "external" },
-    });
-    const jobPath = `/api/v1/training/jobs/${job.json.id}`;
-    const token = (await call(app, "POST", `${jobPath}/stream-token`, { key })).json.token as string;
-    const model = await call(app, "PUT", `${jobPath}/artifact/model.onnx`, raw(token, bytes(20_000)));
-    expect(model.status, model.text).toBe(201);
-    const done = await call(app, "POST", `${jobPath}/metrics/events`, {
-      key: token,
-      body: { events: [{ kind: "status", status: "succeeded" }] },
-    });
-    expect(done.status, done.text).toBe(202);
+    const { key, job } = await succeededJobWithModel("Copies", 20_000);
     // 20,000 (the job's model) + 25,000 (a hub file) of 60,000: one more copy of the model does not fit.
     const hub = await call(app, "POST", "/api/v1/hub/models", { key, body: { name: "Filler" } });
     const filler = await call(
