@@ -216,7 +216,8 @@ export class BlobFileCache {
     }
     const names = await fsp.readdir(keyDir).catch(() => [] as string[]);
     for (const name of names)
-      if (name.startsWith(COPY_PREFIX)) await fsp.rm(path.join(keyDir, name), { force: true });
+      if (name.startsWith(COPY_PREFIX))
+        await fsp.rm(path.join(/* turbopackIgnore: true */ keyDir, name), { force: true });
     await this.removeEmptyDirs(keyDir);
   }
 
@@ -231,7 +232,10 @@ export class BlobFileCache {
     return {
       bytes: scan.bytes,
       copies: scan.copies.map((c) => ({
-        key: path.relative(path.join(this.dir, OBJECTS), path.dirname(c.file)).split(path.sep).join("/"),
+        key: path
+          .relative(path.join(/* turbopackIgnore: true */ this.dir, OBJECTS), path.dirname(c.file))
+          .split(path.sep)
+          .join("/"),
         sha256: path.basename(c.file).slice(COPY_PREFIX.length),
         size: c.size,
         inUse: c.nlink > 1,
@@ -242,25 +246,28 @@ export class BlobFileCache {
   // --- hand-outs ---
 
   private keyDir(key: string): string {
-    return path.join(this.dir, OBJECTS, ...key.split("/"));
+    return path.join(/* turbopackIgnore: true */ this.dir, OBJECTS, ...key.split("/"));
   }
 
   private copyOf(key: string, sha256: string): string {
-    return path.join(this.keyDir(key), `${COPY_PREFIX}${sha256}`);
+    return path.join(/* turbopackIgnore: true */ this.keyDir(key), `${COPY_PREFIX}${sha256}`);
   }
 
   private async tempFile(): Promise<string> {
-    const dir = path.join(this.dir, TEMP);
+    const dir = path.join(/* turbopackIgnore: true */ this.dir, TEMP);
     await fsp.mkdir(dir, { recursive: true });
-    return path.join(dir, `${TEMP_PREFIX}${PROCESS_TAG}-${HOST_TAG}-${randomBytes(6).toString("hex")}`);
+    return path.join(
+      /* turbopackIgnore: true */ dir,
+      `${TEMP_PREFIX}${PROCESS_TAG}-${HOST_TAG}-${randomBytes(6).toString("hex")}`,
+    );
   }
 
   private async leaseFile(key: string): Promise<string> {
-    const dir = path.join(this.dir, LEASES);
+    const dir = path.join(/* turbopackIgnore: true */ this.dir, LEASES);
     await fsp.mkdir(dir, { recursive: true });
     leaseCounter += 1;
     const name = key.split("/").pop() as string;
-    return path.join(dir, `${PROCESS_TAG}-${HOST_TAG}-${leaseCounter}~${name}`);
+    return path.join(/* turbopackIgnore: true */ dir, `${PROCESS_TAG}-${HOST_TAG}-${leaseCounter}~${name}`);
   }
 
   /** One hand-out of a key at a time in this process (concurrent ones share the first's copy). */
@@ -412,9 +419,9 @@ export class BlobFileCache {
     const inodes = new Map<number, number>();
     // Links and fetches of processes that are gone: removed (they would pin bytes for ever).
     for (const sub of [LEASES, TEMP]) {
-      const dir = path.join(this.dir, sub);
+      const dir = path.join(/* turbopackIgnore: true */ this.dir, sub);
       for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
-        const file = path.join(dir, name);
+        const file = path.join(/* turbopackIgnore: true */ dir, name);
         const owner = name.startsWith(TEMP_PREFIX) ? name.slice(TEMP_PREFIX.length) : name;
         const state = ownerOf(owner);
         if (state === "dead") {
@@ -434,7 +441,7 @@ export class BlobFileCache {
     const walk = async (dir: string): Promise<void> => {
       const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
       for (const entry of entries) {
-        const file = path.join(dir, entry.name);
+        const file = path.join(/* turbopackIgnore: true */ dir, entry.name);
         if (entry.isDirectory()) await walk(file);
         else if (entry.name.startsWith(COPY_PREFIX)) {
           const st = await fsp.stat(file).catch(() => null);
@@ -444,7 +451,7 @@ export class BlobFileCache {
         }
       }
     };
-    await walk(path.join(this.dir, OBJECTS));
+    await walk(path.join(/* turbopackIgnore: true */ this.dir, OBJECTS));
     let bytes = 0;
     for (const size of inodes.values()) bytes += size;
     return { bytes, copies };
@@ -476,7 +483,7 @@ export class BlobFileCache {
 
   /** Removes `dir` and its parents up to `objects/` while they are empty. */
   private async removeEmptyDirs(dir: string): Promise<void> {
-    const root = path.join(this.dir, OBJECTS);
+    const root = path.join(/* turbopackIgnore: true */ this.dir, OBJECTS);
     for (let d = dir; d.startsWith(root + path.sep); d = path.dirname(d)) {
       try {
         await fsp.rmdir(d);
