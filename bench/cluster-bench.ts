@@ -55,7 +55,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
-import { envNumber } from "../scripts/cluster-client";
+import { envNumber, sseFields } from "../scripts/cluster-client";
 
 const execFileAsync = promisify(execFile);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -643,29 +643,17 @@ async function timedStart(base: string, key: string): Promise<StartTimes> {
       headers: lastId ? { "Last-Event-ID": String(lastId) } : {},
     });
     if (res.status !== 200 || !res.body) break;
-    const decoder = new TextDecoder();
-    let buffer = "";
     let finished = false;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const fields: Record<string, string> = {};
-        for (const line of block.split("\n")) {
-          const colon = line.indexOf(":");
-          if (colon > 0) fields[line.slice(0, colon)] = line.slice(colon + 1).trim();
-        }
-        if (!fields.id) continue;
-        lastId = Math.max(lastId, Number(fields.id));
-        const now = performance.now() - t0;
-        if (fields.event === "status") {
-          const status = JSON.parse(fields.data).status as string;
-          if (status === "running" && Number.isNaN(runningMs)) runningMs = now;
-          if (TERMINAL.includes(status)) finished = true;
-        }
-        if (fields.event === "metric" && Number.isNaN(firstMetricMs)) firstMetricMs = now;
+    for await (const fields of sseFields(res.body)) {
+      if (!fields.id) continue;
+      lastId = Math.max(lastId, Number(fields.id));
+      const now = performance.now() - t0;
+      if (fields.event === "status") {
+        const status = JSON.parse(fields.data).status as string;
+        if (status === "running" && Number.isNaN(runningMs)) runningMs = now;
+        if (TERMINAL.includes(status)) finished = true;
       }
+      if (fields.event === "metric" && Number.isNaN(firstMetricMs)) firstMetricMs = now;
       if (!Number.isNaN(firstMetricMs) || finished) break;
     }
     await res.body.cancel().catch(() => {});

@@ -79,3 +79,25 @@ export async function call(
   }
   return { status: res.status, json, text, headers: res.headers, servedBy: res.headers.get("x-served-by") };
 }
+
+/**
+ * The events of an SSE answer's body as they arrive: each event's fields (`id`, `event`, `data`…);
+ * comments and keep-alives give an event without an `id`.
+ */
+export async function* sseFields(body: ReadableStream<Uint8Array>): AsyncGenerator<Record<string, string>> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const fields: Record<string, string> = {};
+      for (const line of block.split("\n")) {
+        const colon = line.indexOf(":");
+        if (colon > 0) fields[line.slice(0, colon)] = line.slice(colon + 1).trim();
+      }
+      yield fields;
+    }
+  }
+}

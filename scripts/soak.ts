@@ -37,7 +37,15 @@ import { promisify } from "node:util";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import postgres from "postgres";
 import { torchCheckpoint } from "../tests/security/checkpoint-bytes";
-import { type CallOptions, call, clusterDir, envNumber, type Res, readClusterEnv } from "./cluster-client";
+import {
+  type CallOptions,
+  call,
+  clusterDir,
+  envNumber,
+  type Res,
+  readClusterEnv,
+  sseFields,
+} from "./cluster-client";
 
 const execFileAsync = promisify(execFile);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -205,30 +213,18 @@ async function followStream(key: string, jobId: string): Promise<StreamReport> {
         headers: lastId ? { "Last-Event-ID": String(lastId) } : {},
       });
       if (res.status !== 200 || !res.body) throw new Error(`stream answered ${res.status}`);
-      const decoder = new TextDecoder();
-      let buffer = "";
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const fields: Record<string, string> = {};
-          for (const line of block.split("\n")) {
-            const colon = line.indexOf(":");
-            if (colon > 0) fields[line.slice(0, colon)] = line.slice(colon + 1).trim();
-          }
-          if (!fields.id || fields.data === undefined) continue;
-          const id = Number(fields.id);
-          // Ids only increase; they may skip a number (an event sent twice by a training program keeps
-          // its first copy, and the id reserved for the second is not used): checked against the rows.
-          if (id <= lastId) report.problems.push(`event ${id} after ${lastId}`);
-          if (id > lastId) lastId = id;
-          report.ids.push(id);
-          report.events++;
-          if (fields.event === "status") {
-            const status = JSON.parse(fields.data).status as string;
-            if (TERMINAL.includes(status)) report.finalStatus = status;
-          }
+      for await (const fields of sseFields(res.body)) {
+        if (!fields.id || fields.data === undefined) continue;
+        const id = Number(fields.id);
+        // Ids only increase; they may skip a number (an event sent twice by a training program keeps
+        // its first copy, and the id reserved for the second is not used): checked against the rows.
+        if (id <= lastId) report.problems.push(`event ${id} after ${lastId}`);
+        if (id > lastId) lastId = id;
+        report.ids.push(id);
+        report.events++;
+        if (fields.event === "status") {
+          const status = JSON.parse(fields.data).status as string;
+          if (TERMINAL.includes(status)) report.finalStatus = status;
         }
       }
       if (report.finalStatus) return report;
